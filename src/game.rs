@@ -1,0 +1,615 @@
+//! The rules of Omega: stones, turns, groups, scores, the end of the game.
+//!
+//! Groups are kept by a union-find with union by size and *no* path compression, so that
+//! every placement can be taken back exactly from an undo log. Each colour's score (the exact
+//! product of its group sizes) and a few shape counters used by the evaluation are kept
+//! current at every placement; nothing here ever recounts the board, except
+//! [`Game::check_consistency`], which exists to check exactly that.
+//!
+//! Two levels of moves:
+//! - stone level, for the search: [`Game::place`] puts the next stone of the turn (its colour
+//!   is implied: white, black, red, blue in order), [`Game::unplace`] takes the last one back;
+//! - turn level, for users: [`Game::play_turn`] validates and plays a whole turn,
+//!   [`Game::undo_turn`] takes the last whole turn back.
+
+use crate::board::{Board, Cell, Coord};
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+pub const MIN_PLAYERS: usize = 2;
+pub const MAX_PLAYERS: usize = 4;
+const MAX_CELLS: usize = 3 * 13 * 12 + 1;
+const EMPTY: u8 = u8::MAX;
+
+/// Sizes at and above this share the last bucket of [`ColourState::size_counts`].
+pub const SIZE_BUCKETS: usize = 8;
+
+/// The four colours, in turn order. Player k owns colour k.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Colour {
+    White = 0,
+    Black = 1,
+    Red = 2,
+    Blue = 3,
+}
+
+impl Colour {
+    pub const ALL: [Colour; MAX_PLAYERS] =
+        [Colour::White, Colour::Black, Colour::Red, Colour::Blue];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(i: usize) -> Colour {
+        Colour::ALL[i]
+    }
+
+    pub fn name(self) -> &'static str {
+        ["white", "black", "red", "blue"][self.index()]
+    }
+
+    /// The one-letter mark used on drawn boards.
+    pub fn mark(self) -> char {
+        ['W', 'B', 'R', 'U'][self.index()]
+    }
+
+    /// Accepts the full names and `w`/`b`, case-insensitively.
+    pub fn parse(word: &str) -> Option<Colour> {
+        match word.to_ascii_lowercase().as_str() {
+            "white" | "w" => Some(Colour::White),
+            "black" | "b" => Some(Colour::Black),
+            "red" => Some(Colour::Red),
+            "blue" => Some(Colour::Blue),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A refused game set-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    Side(usize),
+    Players(usize),
+}
+
+/// Why a turn is illegal. The game is unchanged whenever one is returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    GameOver,
+    NotYourTurn { expected: Colour, got: Colour },
+    WrongStoneCount { expected: usize, got: usize },
+    OffBoard(Coord),
+    Occupied(Coord),
+    Repeated(Coord),
+}
+
+fn coord_name(c: Coord) -> String {
+    format!("{}{}", crate::board::column_letter(c.col), c.row + 1)
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::GameOver => write!(f, "game is over"),
+            MoveError::NotYourTurn { expected, got } => {
+                write!(f, "it is {expected}'s turn, not {got}'s")
+            }
+            MoveError::WrongStoneCount { expected, got } => {
+                write!(f, "a turn places {expected} stones, got {got}")
+            }
+            MoveError::OffBoard(c) => write!(f, "{} is off the board", coord_name(*c)),
+            MoveError::Occupied(c) => write!(f, "{} is occupied", coord_name(*c)),
+            MoveError::Repeated(c) => write!(f, "{} is given twice", coord_name(*c)),
+        }
+    }
+}
+
+/// Everything kept per colour, copied whole into the undo log at each placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ColourState {
+    /// Product of group sizes; 0 while the colour has no stone. Fits: the largest product
+    /// of sizes summing to 235 (side 13, two players) is about 3^78 < 2^128.
+    pub score: u128,
+    pub stones: u16,
+    pub groups: u16,
+    /// Sum over groups of `round(1000 ln(size))`: the log-score in fixed point, exact and
+    /// reversible, for the evaluation.
+    pub log_score: i32,
+    /// Number of groups of size 1, 2, ..., SIZE_BUCKETS-1, and SIZE_BUCKETS or more (index
+    /// size-1, the last bucket counting all the larger ones).
+    pub size_counts: [u16; SIZE_BUCKETS],
+}
+
+impl ColourState {
+    fn add_group(&mut self, size: usize, sign: i32) {
+        self.log_score += sign * ln1000(size);
+        let b = size.min(SIZE_BUCKETS) - 1;
+        if sign > 0 {
+            self.size_counts[b] += 1;
+            self.groups += 1;
+        } else {
+            self.size_counts[b] -= 1;
+            self.groups -= 1;
+        }
+    }
+}
+
+/// One placement in the undo log.
+#[derive(Clone, Copy, Debug)]
+struct Placement {
+    cell: Cell,
+    colour: u8,
+    /// How many entries of `links` this placement pushed.
+    links: u8,
+    /// Where the cell stood in `empties` before it was taken.
+    empty_index: u16,
+    before: ColourState,
+}
+
+/// One union: `child` (a root until then) was hung under `parent`.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    child: Cell,
+    parent: Cell,
+}
+
+/// `round(1000 ln(s))` for every group size a board can hold.
+pub fn ln1000(size: usize) -> i32 {
+    static TABLE: OnceLock<Vec<i32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..=MAX_CELLS)
+            .map(|s| {
+                if s == 0 {
+                    0
+                } else {
+                    ((s as f64).ln() * 1000.0).round() as i32
+                }
+            })
+            .collect()
+    })[size]
+}
+
+/// Zobrist keys, one per colour and cell, from a fixed-seed splitmix64 so that hashes are the
+/// same on every run (reproducible searches).
+fn zobrist(colour: usize, cell: Cell) -> u64 {
+    static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut state: u64 = 0x0e6a_5eed_0f0e_6a00;
+        (0..MAX_PLAYERS * MAX_CELLS)
+            .map(|_| {
+                // splitmix64 (Steele, Lea, Flood 2014)
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^ (z >> 31)
+            })
+            .collect()
+    })[colour * MAX_CELLS + cell as usize]
+}
+
+/// A game of Omega in progress.
+#[derive(Clone, Debug)]
+pub struct Game {
+    board: Arc<Board>,
+    players: usize,
+    stone: Vec<u8>,
+    parent: Vec<Cell>,
+    /// Group size, meaningful at roots; a non-root keeps the size it had when it was hung,
+    /// which is exactly what undo needs to subtract.
+    size: Vec<u16>,
+    /// The empty cells, in an order that undo restores exactly; `empty_index` is the inverse.
+    empties: Vec<Cell>,
+    empty_index: Vec<u16>,
+    colours: [ColourState; MAX_PLAYERS],
+    hash: u64,
+    history: Vec<Placement>,
+    links: Vec<Link>,
+}
+
+impl Game {
+    pub fn new(side: usize, players: usize) -> Result<Game, SetupError> {
+        if !Board::side_is_valid(side) {
+            return Err(SetupError::Side(side));
+        }
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(SetupError::Players(players));
+        }
+        let board = Arc::new(Board::new(side));
+        let n = board.cell_count();
+        Ok(Game {
+            board,
+            players,
+            stone: vec![EMPTY; n],
+            parent: (0..n as Cell).collect(),
+            size: vec![1; n],
+            empties: (0..n as Cell).collect(),
+            empty_index: (0..n as u16).collect(),
+            colours: [ColourState::default(); MAX_PLAYERS],
+            hash: 0,
+            history: Vec::with_capacity(n),
+            links: Vec::with_capacity(n),
+        })
+    }
+
+    /// The same board and players, no stones.
+    pub fn cleared(&self) -> Game {
+        Game::new(self.board.side(), self.players).expect("valid set-up")
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    pub fn colours(&self) -> impl Iterator<Item = Colour> {
+        Colour::ALL[..self.players].iter().copied()
+    }
+
+    pub fn stone(&self, cell: Cell) -> Option<Colour> {
+        let s = self.stone[cell as usize];
+        (s != EMPTY).then(|| Colour::from_index(s as usize))
+    }
+
+    pub fn empties(&self) -> &[Cell] {
+        &self.empties
+    }
+
+    pub fn stones_placed(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Whole turns played so far.
+    pub fn turns_played(&self) -> usize {
+        self.history.len() / self.players
+    }
+
+    /// The player whose turn it is (also in the middle of a turn, at stone level).
+    pub fn to_move(&self) -> Colour {
+        Colour::from_index(self.turns_played() % self.players)
+    }
+
+    /// The colour of the next stone of the current turn.
+    pub fn next_stone_colour(&self) -> Colour {
+        Colour::from_index(self.history.len() % self.players)
+    }
+
+    pub fn at_turn_boundary(&self) -> bool {
+        self.history.len() % self.players == 0
+    }
+
+    /// The game ends just before white's turn when fewer than K*K cells are empty.
+    pub fn is_over(&self) -> bool {
+        let k = self.players;
+        self.history.len() % (k * k) == 0 && self.empties.len() < k * k
+    }
+
+    /// Whole turns in a complete game: every round of K turns takes K*K cells, and a round
+    /// starts only while at least K*K cells are empty.
+    pub fn total_turns(&self) -> usize {
+        let round = self.players * self.players;
+        let cells = self.board.cell_count();
+        let rounds = if cells < round {
+            0
+        } else {
+            (cells - round) / round + 1
+        };
+        rounds * self.players
+    }
+
+    /// Whole turns left until the end, counting the current turn if it has begun.
+    pub fn turns_left(&self) -> usize {
+        self.total_turns() - self.turns_played()
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn colour_state(&self, colour: Colour) -> &ColourState {
+        &self.colours[colour.index()]
+    }
+
+    pub fn score(&self, colour: Colour) -> u128 {
+        self.colours[colour.index()].score
+    }
+
+    pub fn scores(&self) -> Vec<u128> {
+        self.colours().map(|c| self.score(c)).collect()
+    }
+
+    /// The winner by the rules (a tie at the top goes to the tied colour last in colour order)
+    /// and the margin over the best other colour.
+    pub fn winner(&self) -> (Colour, u128) {
+        let mut best = Colour::White;
+        for c in self.colours().skip(1) {
+            if self.score(c) >= self.score(best) {
+                best = c;
+            }
+        }
+        let other = self
+            .colours()
+            .filter(|&c| c != best)
+            .map(|c| self.score(c))
+            .max()
+            .unwrap_or(0);
+        (best, self.score(best) - other)
+    }
+
+    /// The root of the group holding `cell` (which must hold a stone).
+    #[inline]
+    pub fn root(&self, mut cell: Cell) -> Cell {
+        while self.parent[cell as usize] != cell {
+            cell = self.parent[cell as usize];
+        }
+        cell
+    }
+
+    /// The size of the group holding `cell` (which must hold a stone).
+    pub fn group_size(&self, cell: Cell) -> usize {
+        self.size[self.root(cell) as usize] as usize
+    }
+
+    /// Places the next stone of the current turn on `cell`.
+    ///
+    /// Contract: `cell` is empty and the game is not over (checked in debug builds only:
+    /// this is the search's hot path; users go through [`Game::play_turn`]).
+    pub fn place(&mut self, cell: Cell) {
+        debug_assert!(self.stone[cell as usize] == EMPTY && !self.is_over());
+        let colour = self.next_stone_colour().index();
+        let c8 = colour as u8;
+        let board = Arc::clone(&self.board);
+
+        // Distinct neighbouring roots of the same colour: the groups this stone joins.
+        let mut roots = [0 as Cell; 6];
+        let mut n = 0;
+        for &nb in board.neighbours(cell) {
+            if self.stone[nb as usize] == c8 {
+                let r = self.root(nb);
+                if !roots[..n].contains(&r) {
+                    roots[n] = r;
+                    n += 1;
+                }
+            }
+        }
+
+        let state = &mut self.colours[colour];
+        let before = *state;
+        let links_before = self.links.len();
+        self.parent[cell as usize] = cell;
+        self.size[cell as usize] = 1;
+        if n == 0 {
+            state.add_group(1, 1);
+            if state.stones == 0 {
+                state.score = 1;
+            }
+        } else {
+            let roots = &roots[..n];
+            let big = *roots
+                .iter()
+                .max_by_key(|&&r| (self.size[r as usize], r))
+                .expect("n > 0");
+            let mut total = 1usize;
+            let mut product = 1u64;
+            for &r in roots {
+                let s = self.size[r as usize] as usize;
+                total += s;
+                product *= s as u64;
+                state.add_group(s, -1);
+                if r != big {
+                    self.parent[r as usize] = big;
+                    self.links.push(Link {
+                        child: r,
+                        parent: big,
+                    });
+                }
+            }
+            self.parent[cell as usize] = big;
+            self.links.push(Link {
+                child: cell,
+                parent: big,
+            });
+            self.size[big as usize] = total as u16;
+            state.add_group(total, 1);
+            // Exact: the product holds each merged size as a factor.
+            state.score = if state.score <= u64::MAX as u128 {
+                ((state.score as u64 / product) as u128) * total as u128
+            } else {
+                state.score / product as u128 * total as u128
+            };
+        }
+        state.stones += 1;
+
+        self.stone[cell as usize] = c8;
+        self.hash ^= zobrist(colour, cell);
+        let index = self.empty_index[cell as usize];
+        let last = *self.empties.last().expect("an empty cell");
+        self.empties.swap_remove(index as usize);
+        self.empty_index[last as usize] = index;
+        self.history.push(Placement {
+            cell,
+            colour: c8,
+            links: (self.links.len() - links_before) as u8,
+            empty_index: index,
+            before,
+        });
+    }
+
+    /// Takes back the last stone placed. Contract: unplace is called in reverse order of
+    /// place, and only when a stone has been placed; the state is then exactly as before.
+    pub fn unplace(&mut self) {
+        let p = self.history.pop().expect("unplace without place");
+        for _ in 0..p.links {
+            let Link { child, parent } = self.links.pop().expect("link logged");
+            self.size[parent as usize] -= self.size[child as usize];
+            self.parent[child as usize] = child;
+        }
+        self.colours[p.colour as usize] = p.before;
+        self.stone[p.cell as usize] = EMPTY;
+        self.hash ^= zobrist(p.colour as usize, p.cell);
+        // Reverse the swap_remove: the cell goes back to its index, the moved cell to the end.
+        let index = p.empty_index as usize;
+        self.empties.push(p.cell);
+        let end = self.empties.len() - 1;
+        self.empties.swap(index, end);
+        self.empty_index[self.empties[index] as usize] = index as u16;
+        self.empty_index[self.empties[end] as usize] = end as u16;
+    }
+
+    /// Converts coordinates to cells, refusing those off this board.
+    pub fn cells_of(&self, coords: &[Coord]) -> Result<Vec<Cell>, MoveError> {
+        coords
+            .iter()
+            .map(|&c| self.board.cell(c).ok_or(MoveError::OffBoard(c)))
+            .collect()
+    }
+
+    /// Checks that `player` may play `cells` as a whole turn now, changing nothing.
+    pub fn check_turn(&self, player: Colour, cells: &[Cell]) -> Result<(), MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        if player != self.to_move() {
+            return Err(MoveError::NotYourTurn {
+                expected: self.to_move(),
+                got: player,
+            });
+        }
+        if cells.len() != self.players {
+            return Err(MoveError::WrongStoneCount {
+                expected: self.players,
+                got: cells.len(),
+            });
+        }
+        for (i, &cell) in cells.iter().enumerate() {
+            let coord = self.board.coord(cell);
+            if self.stone[cell as usize] != EMPTY {
+                return Err(MoveError::Occupied(coord));
+            }
+            if cells[..i].contains(&cell) {
+                return Err(MoveError::Repeated(coord));
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays a whole turn for `player`: `cells[k]` gets a stone of colour k. Must be called at
+    /// a turn boundary; on error nothing changes.
+    pub fn play_turn(&mut self, player: Colour, cells: &[Cell]) -> Result<(), MoveError> {
+        debug_assert!(self.at_turn_boundary());
+        self.check_turn(player, cells)?;
+        for &cell in cells {
+            self.place(cell);
+        }
+        Ok(())
+    }
+
+    /// Takes back the last whole turn; false (and nothing changes) at the start of the game.
+    pub fn undo_turn(&mut self) -> bool {
+        if self.history.len() < self.players {
+            return false;
+        }
+        for _ in 0..self.players {
+            self.unplace();
+        }
+        true
+    }
+
+    /// The cells of every turn played so far, in order.
+    pub fn turn_history(&self) -> Vec<Vec<Cell>> {
+        self.history
+            .chunks(self.players)
+            .map(|t| t.iter().map(|p| p.cell).collect())
+            .collect()
+    }
+
+    /// Rebuilds groups, scores, counters, hash and the empty list from the stones alone and
+    /// compares them with the incremental state. For tests; O(cells).
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let n = self.board.cell_count();
+        let mut expected = [ColourState::default(); MAX_PLAYERS];
+        let mut hash = 0u64;
+        let mut seen = vec![false; n];
+        let mut group_of = vec![usize::MAX; n];
+        for start in self.board.cells() {
+            let Some(colour) = self.stone(start) else {
+                continue;
+            };
+            hash ^= zobrist(colour.index(), start);
+            if seen[start as usize] {
+                continue;
+            }
+            // Flood fill one group.
+            let mut stack = vec![start];
+            let mut members = Vec::new();
+            seen[start as usize] = true;
+            while let Some(c) = stack.pop() {
+                members.push(c);
+                for &nb in self.board.neighbours(c) {
+                    if !seen[nb as usize] && self.stone(nb) == Some(colour) {
+                        seen[nb as usize] = true;
+                        stack.push(nb);
+                    }
+                }
+            }
+            let state = &mut expected[colour.index()];
+            state.score = state.score.max(1) * members.len() as u128;
+            state.stones += members.len() as u16;
+            state.add_group(members.len(), 1);
+            let root = self.root(start);
+            if self.size[root as usize] as usize != members.len() {
+                return Err(format!(
+                    "group at {} has size {} but union-find says {}",
+                    self.board.name(start),
+                    members.len(),
+                    self.size[root as usize]
+                ));
+            }
+            for &m in &members {
+                if self.root(m) != root {
+                    return Err(format!(
+                        "{} not in the union-find group of {}",
+                        self.board.name(m),
+                        self.board.name(start)
+                    ));
+                }
+                group_of[m as usize] = start as usize;
+            }
+        }
+        if expected != self.colours {
+            return Err(format!(
+                "colour states differ: recount {:?}, incremental {:?}",
+                &expected[..self.players],
+                &self.colours[..self.players]
+            ));
+        }
+        if hash != self.hash {
+            return Err("hash differs from recount".into());
+        }
+        let empty_count = self.stone.iter().filter(|&&s| s == EMPTY).count();
+        if empty_count != self.empties.len() || empty_count + self.history.len() != n {
+            return Err("empty list has the wrong length".into());
+        }
+        for (i, &c) in self.empties.iter().enumerate() {
+            if self.stone[c as usize] != EMPTY || self.empty_index[c as usize] as usize != i {
+                return Err(format!("empty list wrong at {}", self.board.name(c)));
+            }
+        }
+        for (i, p) in self.history.iter().enumerate() {
+            if p.colour as usize != i % self.players || self.stone[p.cell as usize] != p.colour {
+                return Err("history does not match the stones".into());
+            }
+        }
+        Ok(())
+    }
+}
