@@ -1,6 +1,15 @@
-//! Omega engine library: geometry, rules, search, engine and protocol.
+//! Omega engine library: geometry, rules, evaluation, search, players, engine and protocol.
 //!
-//! Dependencies run one way: `protocol -> engine -> search -> game -> board`.
+//! Dependencies run one way:
+//! `protocol -> engine -> player -> search (generic) / position -> eval -> game -> board`.
 
+pub mod bench;
 pub mod board;
+pub mod engine;
+pub mod eval;
 pub mod game;
+pub mod player;
+pub mod position;
+pub mod protocol;
+pub mod search;
+pub mod timeman;
