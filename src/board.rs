@@ -59,6 +59,9 @@ pub struct Board {
     /// `neighbours[neighbour_start[c]..neighbour_start[c + 1]]` are the neighbours of `c`.
     neighbours: Vec<Cell>,
     neighbour_start: Vec<u32>,
+    /// The same neighbours, always six, padded with [`Board::outside`]: fixed-length loops
+    /// for the hot paths.
+    padded: Vec<[Cell; 6]>,
 }
 
 impl Board {
@@ -84,6 +87,7 @@ impl Board {
             cell_at,
             neighbours: Vec::new(),
             neighbour_start: vec![0],
+            padded: Vec::new(),
         };
         for cell in 0..board.cell_count() {
             let Coord { col, row } = board.coords[cell];
@@ -99,6 +103,10 @@ impl Board {
                 }
             }
             board.neighbour_start.push(board.neighbours.len() as u32);
+            let mut six = [board.outside(); 6];
+            six[..board.neighbours(cell as Cell).len()]
+                .copy_from_slice(board.neighbours(cell as Cell));
+            board.padded.push(six);
         }
         board
     }
@@ -136,6 +144,19 @@ impl Board {
         } else {
             None
         }
+    }
+
+    /// An index one past the last cell, standing for "no cell" in [`Board::padded_neighbours`].
+    /// Tables indexed by cell that are read through padded neighbours have one more entry.
+    #[inline]
+    pub fn outside(&self) -> Cell {
+        self.coords.len() as Cell
+    }
+
+    /// The neighbours of `cell` followed by [`Board::outside`] up to six entries.
+    #[inline]
+    pub fn padded_neighbours(&self, cell: Cell) -> &[Cell; 6] {
+        &self.padded[cell as usize]
     }
 
     #[inline]

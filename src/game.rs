@@ -1,7 +1,10 @@
 //! The rules of Omega: stones, turns, groups, scores, the end of the game.
 //!
-//! Groups are kept by a union-find with union by size and *no* path compression, so that
-//! every placement can be taken back exactly from an undo log. Each colour's score (the exact
+//! Groups are kept by a union-find with union by size, in its quick-find form: every stone
+//! carries the label (root) of its group, and a union relabels the smaller groups, walking
+//! their members through a circular member list. A find is then one read, and there is no
+//! path compression to undo: every placement is taken back exactly from an undo log (the
+//! unions it made, in reverse). Union by size keeps the relabelling at O(log n) a stone. Each colour's score (the exact
 //! product of its group sizes) and a few shape counters used by the evaluation are kept
 //! current at every placement; nothing here ever recounts the board, except
 //! [`Game::check_consistency`], which exists to check exactly that.
@@ -153,27 +156,64 @@ struct Placement {
     before: ColourState,
 }
 
-/// One union: `child` (a root until then) was hung under `parent`.
+/// One union: the group of root `child` (a root until then) joined the group of `parent`.
 #[derive(Clone, Copy, Debug)]
 struct Link {
     child: Cell,
     parent: Cell,
 }
 
+/// Gives every member of the group listed from `start` the label `root`.
+#[inline]
+fn relabel(label: &mut [Cell], next: &[Cell], start: Cell, root: Cell) {
+    let mut m = start;
+    loop {
+        label[m as usize] = root;
+        m = next[m as usize];
+        if m == start {
+            break;
+        }
+    }
+}
+
 /// `round(1000 ln(s))` for every group size a board can hold.
+#[inline]
 pub fn ln1000(size: usize) -> i32 {
-    static TABLE: OnceLock<Vec<i32>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        (0..=MAX_CELLS)
-            .map(|s| {
-                if s == 0 {
-                    0
-                } else {
-                    ((s as f64).ln() * 1000.0).round() as i32
-                }
-            })
-            .collect()
-    })[size]
+    LN1000[size]
+}
+
+/// Built at compile time so that the hot path reads a plain array.
+static LN1000: [i32; MAX_CELLS + 1] = ln1000_table();
+
+const fn ln1000_table() -> [i32; MAX_CELLS + 1] {
+    let mut table = [0; MAX_CELLS + 1];
+    let mut s = 1;
+    while s <= MAX_CELLS {
+        table[s] = (const_ln(s as f64) * 1000.0 + 0.5) as i32;
+        s += 1;
+    }
+    table
+}
+
+/// ln(x) for x >= 1: x = m 2^e with m in [1, 2), ln m = 2 atanh((m-1)/(m+1)) by its series
+/// (|y| <= 1/3, so 40 terms are far past f64 precision).
+const fn const_ln(x: f64) -> f64 {
+    let mut m = x;
+    let mut e = 0.0;
+    while m >= 2.0 {
+        m /= 2.0;
+        e += 1.0;
+    }
+    let y = (m - 1.0) / (m + 1.0);
+    let mut term = y;
+    let mut sum = 0.0;
+    let mut k = 0;
+    while k < 40 {
+        sum += term / (2 * k + 1) as f64;
+        term *= y * y;
+        k += 1;
+    }
+    e * std::f64::consts::LN_2 + 2.0 * sum
 }
 
 /// Zobrist keys, one per colour and cell, from a fixed-seed splitmix64 so that hashes are the
@@ -201,10 +241,15 @@ pub struct Game {
     board: Arc<Board>,
     players: usize,
     stone: Vec<u8>,
-    parent: Vec<Cell>,
-    /// Group size, meaningful at roots; a non-root keeps the size it had when it was hung,
-    /// which is exactly what undo needs to subtract.
+    /// The root of each stone's group (meaningless on empty cells).
+    label: Vec<Cell>,
+    /// Circular list of each group's members: `next` of a member is another member.
+    next: Vec<Cell>,
+    /// Group size, meaningful at roots; a former root keeps the size it had when its group
+    /// joined another, which is exactly what undo needs to subtract.
     size: Vec<u16>,
+    /// Number of stones (of any colour) next to each cell.
+    stone_neighbours: Vec<u16>,
     /// The empty cells, in an order that undo restores exactly; `empty_index` is the inverse.
     empties: Vec<Cell>,
     empty_index: Vec<u16>,
@@ -224,12 +269,16 @@ impl Game {
         }
         let board = Arc::new(Board::new(side));
         let n = board.cell_count();
+        // Tables read through padded neighbours have an entry for `outside` (index n), which
+        // stays empty forever.
         Ok(Game {
             board,
             players,
-            stone: vec![EMPTY; n],
-            parent: (0..n as Cell).collect(),
-            size: vec![1; n],
+            stone: vec![EMPTY; n + 1],
+            label: (0..=n as Cell).collect(),
+            next: (0..=n as Cell).collect(),
+            size: vec![1; n + 1],
+            stone_neighbours: vec![0; n + 1],
             empties: (0..n as Cell).collect(),
             empty_index: (0..n as u16).collect(),
             colours: [ColourState::default(); MAX_PLAYERS],
@@ -348,11 +397,33 @@ impl Game {
 
     /// The root of the group holding `cell` (which must hold a stone).
     #[inline]
-    pub fn root(&self, mut cell: Cell) -> Cell {
-        while self.parent[cell as usize] != cell {
-            cell = self.parent[cell as usize];
-        }
-        cell
+    pub fn root(&self, cell: Cell) -> Cell {
+        self.label[cell as usize]
+    }
+
+    /// Another member of the group of the stone on `cell`: following it from any member
+    /// visits the whole group and comes back.
+    #[inline]
+    pub fn next_member(&self, cell: Cell) -> Cell {
+        self.next[cell as usize]
+    }
+
+    /// How many stones of any colour touch `cell`.
+    #[inline]
+    pub fn stone_neighbours(&self, cell: Cell) -> usize {
+        self.stone_neighbours[cell as usize] as usize
+    }
+
+    /// The colour index of the stone on `cell`, or `u8::MAX` when empty (for hot loops).
+    #[inline]
+    pub fn stone_index(&self, cell: Cell) -> u8 {
+        self.stone[cell as usize]
+    }
+
+    /// The size of the group whose root is `root`.
+    #[inline]
+    pub fn root_size(&self, root: Cell) -> usize {
+        self.size[root as usize] as usize
     }
 
     /// The size of the group holding `cell` (which must hold a stone).
@@ -368,14 +439,15 @@ impl Game {
         debug_assert!(self.stone[cell as usize] == EMPTY && !self.is_over());
         let colour = self.next_stone_colour().index();
         let c8 = colour as u8;
-        let board = Arc::clone(&self.board);
+        let board = &*self.board;
 
         // Distinct neighbouring roots of the same colour: the groups this stone joins.
         let mut roots = [0 as Cell; 6];
         let mut n = 0;
-        for &nb in board.neighbours(cell) {
+        for &nb in board.padded_neighbours(cell) {
+            self.stone_neighbours[nb as usize] += 1;
             if self.stone[nb as usize] == c8 {
-                let r = self.root(nb);
+                let r = self.label[nb as usize];
                 if !roots[..n].contains(&r) {
                     roots[n] = r;
                     n += 1;
@@ -386,7 +458,8 @@ impl Game {
         let state = &mut self.colours[colour];
         let before = *state;
         let links_before = self.links.len();
-        self.parent[cell as usize] = cell;
+        self.label[cell as usize] = cell;
+        self.next[cell as usize] = cell;
         self.size[cell as usize] = 1;
         if n == 0 {
             state.add_group(1, 1);
@@ -407,14 +480,16 @@ impl Game {
                 product *= s as u64;
                 state.add_group(s, -1);
                 if r != big {
-                    self.parent[r as usize] = big;
+                    relabel(&mut self.label, &self.next, r, big);
+                    self.next.swap(r as usize, big as usize);
                     self.links.push(Link {
                         child: r,
                         parent: big,
                     });
                 }
             }
-            self.parent[cell as usize] = big;
+            self.label[cell as usize] = big;
+            self.next.swap(cell as usize, big as usize);
             self.links.push(Link {
                 child: cell,
                 parent: big,
@@ -451,8 +526,13 @@ impl Game {
         let p = self.history.pop().expect("unplace without place");
         for _ in 0..p.links {
             let Link { child, parent } = self.links.pop().expect("link logged");
+            // Swapping the same two `next` pointers again splits the member lists apart.
+            self.next.swap(child as usize, parent as usize);
             self.size[parent as usize] -= self.size[child as usize];
-            self.parent[child as usize] = child;
+            relabel(&mut self.label, &self.next, child, child);
+        }
+        for &nb in self.board.padded_neighbours(p.cell) {
+            self.stone_neighbours[nb as usize] -= 1;
         }
         self.colours[p.colour as usize] = p.before;
         self.stone[p.cell as usize] = EMPTY;
@@ -575,6 +655,18 @@ impl Game {
                     self.size[root as usize]
                 ));
             }
+            let mut listed = 1;
+            let mut m = self.next[root as usize];
+            while m != root && listed <= members.len() {
+                listed += 1;
+                m = self.next[m as usize];
+            }
+            if listed != members.len() {
+                return Err(format!(
+                    "member list of {} is wrong",
+                    self.board.name(start)
+                ));
+            }
             for &m in &members {
                 if self.root(m) != root {
                     return Err(format!(
@@ -596,9 +688,23 @@ impl Game {
         if hash != self.hash {
             return Err("hash differs from recount".into());
         }
-        let empty_count = self.stone.iter().filter(|&&s| s == EMPTY).count();
+        let empty_count = self.stone[..n].iter().filter(|&&s| s == EMPTY).count();
         if empty_count != self.empties.len() || empty_count + self.history.len() != n {
             return Err("empty list has the wrong length".into());
+        }
+        for c in self.board.cells() {
+            let touching = self
+                .board
+                .neighbours(c)
+                .iter()
+                .filter(|&&m| self.stone[m as usize] != EMPTY)
+                .count();
+            if touching != self.stone_neighbours[c as usize] as usize {
+                return Err(format!(
+                    "stone neighbour count wrong at {}",
+                    self.board.name(c)
+                ));
+            }
         }
         for (i, &c) in self.empties.iter().enumerate() {
             if self.stone[c as usize] != EMPTY || self.empty_index[c as usize] as usize != i {
@@ -611,5 +717,18 @@ impl Game {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compile_time_logs_match_the_library() {
+        for s in 1..=MAX_CELLS {
+            let want = ((s as f64).ln() * 1000.0).round() as i32;
+            assert_eq!(ln1000(s), want, "size {s}");
+        }
     }
 }

@@ -61,6 +61,25 @@ impl Position for OmegaPosition<'_> {
         self.game.at_turn_boundary()
     }
 
+    fn last_ply_of_turn(&self) -> bool {
+        self.game.next_stone_colour().index() == self.game.players() - 1
+    }
+
+    fn leaf_children(&mut self, player: usize, moves: &[Cell], out: &mut Vec<Value>) {
+        let k = self.game.players();
+        let children_end = self.game.empties().len() - 1 < k * k
+            && (self.game.stones_placed() + 1).is_multiple_of(k * k);
+        if children_end || self.game.empties().len() < 3 {
+            for &m in moves {
+                self.game.place(m);
+                out.push(self.evaluate(player));
+                self.game.unplace();
+            }
+        } else {
+            eval::leaf_children_values(self.game, Colour::from_index(player), moves, out);
+        }
+    }
+
     fn is_terminal(&self) -> bool {
         self.game.is_over()
     }

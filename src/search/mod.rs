@@ -36,6 +36,8 @@ pub trait Position {
     /// The player to move, 0-based.
     fn mover(&self) -> usize;
     fn at_boundary(&self) -> bool;
+    /// The next ply ends the current turn.
+    fn last_ply_of_turn(&self) -> bool;
     fn is_terminal(&self) -> bool;
     /// Value for `player`, called at turn boundaries: heuristic, or exact (beyond `±WIN`) when
     /// the game is over.
@@ -47,6 +49,16 @@ pub trait Position {
     fn move_slots(&self) -> usize;
     /// Plies until the end of the game: a search this deep is exact.
     fn plies_left(&self) -> usize;
+    /// The values for `player` of the children `moves`, called when every child is a leaf
+    /// (the next ply ends the turn and the depth is used up), appended to `out`. The default
+    /// plays, evaluates and takes back each move; a position may do it faster.
+    fn leaf_children(&mut self, player: usize, moves: &[Self::Move], out: &mut Vec<Value>) {
+        for &m in moves {
+            self.play(m);
+            out.push(self.evaluate(player));
+            self.undo();
+        }
+    }
 }
 
 /// Limits of one search. Depth and node limits make a search reproducible: with either set,
@@ -111,6 +123,9 @@ pub struct Searcher<M> {
     /// Per-ply buffers, reused so that the search does not allocate.
     move_lists: Vec<Vec<M>>,
     ordered: Vec<Vec<(i64, M)>>,
+    values: Vec<Value>,
+    /// Node count at which the clock is read next.
+    next_clock_check: u64,
     features: Features,
     nodes: u64,
     stopped: bool,
@@ -131,6 +146,8 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             ordered: vec![Vec::new(); MAX_PLY + 1],
+            values: Vec::new(),
+            next_clock_check: 0,
             can_stop: false,
             features,
             nodes: 0,
@@ -177,6 +194,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
         self.start = start;
         self.limits = limits;
         self.nodes = 0;
+        self.next_clock_check = CLOCK_CHECK_NODES;
         self.stopped = false;
         self.can_stop = false;
         self.root_player = pos.mover();
@@ -191,7 +209,10 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
         for depth in 1..=max_depth {
             self.exact = depth >= pos.plies_left();
             let value = self.aspiration(pos, depth, best.as_ref().map(|b| b.value));
-            let pv = self.pv[0].clone();
+            let mut pv = self.pv[0].clone();
+            if !self.stopped {
+                self.extend_pv(pos, &mut pv, depth);
+            }
             if self.stopped {
                 // 3. An unfinished iteration: keep its root move only if it was searched
                 // fully and beat the last finished iteration.
@@ -227,6 +248,38 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
             b.elapsed = start.elapsed();
         }
         best
+    }
+
+    /// A PV cut short by a table hit is continued with the table's best moves, as far as
+    /// they are legal and the iteration's depth goes.
+    fn extend_pv<P: Position<Move = M>>(&mut self, pos: &mut P, pv: &mut Vec<M>, depth: usize) {
+        if !self.features.tt {
+            return;
+        }
+        for &m in pv.iter() {
+            pos.play(m);
+        }
+        let mut legal = Vec::new();
+        while pv.len() < depth.max(pos.plies_left().min(depth)) && !pos.is_terminal() {
+            let key = self.key(pos);
+            let Some(e) = self.tt.probe(key) else { break };
+            legal.clear();
+            pos.moves(&mut legal);
+            if !legal.contains(&e.mv) {
+                break;
+            }
+            pos.play(e.mv);
+            pv.push(e.mv);
+        }
+        for _ in 0..pv.len() {
+            pos.undo();
+        }
+    }
+
+    /// The table key: the position's hash, salted with the root player (paranoid values
+    /// depend on who the root player is).
+    fn key<P: Position<Move = M>>(&self, pos: &P) -> u64 {
+        pos.hash() ^ (self.root_player as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
     fn uses_clock(&self) -> bool {
@@ -274,11 +327,11 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
             if self.nodes >= n && self.can_stop {
                 self.stopped = true;
             }
-        } else if self.uses_clock()
-            && self.nodes.is_multiple_of(CLOCK_CHECK_NODES)
-            && self.start.elapsed() >= self.limits.hard
-        {
-            self.stopped = true;
+        } else if self.uses_clock() && self.nodes >= self.next_clock_check {
+            self.next_clock_check = self.nodes + CLOCK_CHECK_NODES;
+            if self.start.elapsed() >= self.limits.hard {
+                self.stopped = true;
+            }
         }
     }
 
@@ -307,7 +360,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
         }
 
         // 3. Transposition table: a cut-off, or at least a move to try first.
-        let key = pos.hash() ^ (self.root_player as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let key = self.key(pos);
         let mut tt_move = None;
         if self.features.tt {
             if let Some(e) = self.tt.probe(key) {
@@ -325,7 +378,12 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
             }
         }
 
-        // 4. Generate and order the moves: table move, killers, then history and the
+        // 4. One ply before the leaves: every child is evaluated at once.
+        if depth <= 1 && pos.last_ply_of_turn() {
+            return self.leaf_parent(pos, ply, sign, key);
+        }
+
+        // 5. Generate and order the moves: table move, killers, then history and the
         // position's own preference.
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         moves.clear();
@@ -344,7 +402,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
             scored.truncate(self.features.width);
         }
 
-        // 5. Search the moves, the first with the full window, the others with a null
+        // 6. Search the moves, the first with the full window, the others with a null
         // window first (principal variation search).
         let alpha_orig = alpha;
         let mut best_value = -INFINITY;
@@ -377,7 +435,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
                     head[ply].extend_from_slice(&tail[0]);
                 }
                 if v >= beta {
-                    // 6. A cut-off: remember the move as a killer and in the history.
+                    // 7. A cut-off: remember the move as a killer and in the history.
                     self.reward(pos, m, depth, ply, tt_move);
                     break;
                 }
@@ -385,7 +443,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
         }
         self.ordered[ply] = scored;
 
-        // 7. Store the result, unless the search was cut short.
+        // 8. Store the result, unless the search was cut short.
         if self.features.tt && !self.stopped {
             let bound = if best_value >= beta {
                 Bound::Lower
@@ -399,6 +457,45 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
                 value: best_value,
                 depth: depth.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
                 bound,
+                mv: best_move,
+            });
+        }
+        best_value
+    }
+
+    /// A node whose children are all leaves: their values come from the position in one
+    /// call, each child counts as a node, and the exact best is stored.
+    fn leaf_parent<P: Position<Move = M>>(
+        &mut self,
+        pos: &mut P,
+        ply: usize,
+        sign: Value,
+        key: u64,
+    ) -> Value {
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
+        pos.moves(&mut moves);
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
+        pos.leaf_children(self.root_player, &moves, &mut values);
+        self.nodes += moves.len() as u64;
+        let (mut best_value, mut best_move) = (-INFINITY, moves[0]);
+        for (&m, &v) in moves.iter().zip(&values) {
+            if sign * v > best_value {
+                best_value = sign * v;
+                best_move = m;
+            }
+        }
+        self.pv[ply].clear();
+        self.pv[ply].push(best_move);
+        self.move_lists[ply] = moves;
+        self.values = values;
+        if self.features.tt {
+            self.tt.store(Entry {
+                key,
+                value: best_value,
+                depth: 1,
+                bound: Bound::Exact,
                 mv: best_move,
             });
         }

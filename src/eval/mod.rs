@@ -21,6 +21,9 @@
 use crate::board::Cell;
 use crate::game::{ln1000, Colour, Game, MAX_PLAYERS};
 
+mod batch;
+pub use batch::leaf_children_values;
+
 /// Share of a singleton's or pair's gain counted for growth room.
 const GROWTH_SHARE_SINGLE: i32 = 300;
 const GROWTH_SHARE_PAIR: i32 = 180;
@@ -55,14 +58,119 @@ pub fn placement_delta(game: &Game, colour: Colour, cell: Cell) -> i32 {
     }
 }
 
+/// What one empty cell means to every colour.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CellInfo {
+    /// `placement_delta` of each colour on this cell (0 where it touches none of its groups).
+    pub delta: [i32; MAX_PLAYERS],
+    /// The root of the one group of each colour this cell touches, if it touches exactly one
+    /// and that group is small (size 1 or 2): the cell is room for that group to grow.
+    pub room_for: [Cell; MAX_PLAYERS],
+}
+
+pub(crate) const NO_GROUP: Cell = Cell::MAX;
+
+/// Analyses one empty cell: one pass over its neighbours serves all colours.
+#[inline]
+pub(crate) fn cell_info(game: &Game, cell: Cell) -> CellInfo {
+    let mut info = CellInfo {
+        delta: [0; MAX_PLAYERS],
+        room_for: [NO_GROUP; MAX_PLAYERS],
+    };
+    if game.stone_neighbours(cell) == 0 {
+        return info;
+    }
+    let mut seen = [NO_GROUP; 6];
+    let mut n = 0;
+    let mut joined = [1usize; MAX_PLAYERS];
+    let mut count = [0u8; MAX_PLAYERS];
+    for &nb in game.board().padded_neighbours(cell) {
+        let c = game.stone_index(nb) as usize;
+        if c >= MAX_PLAYERS {
+            continue;
+        }
+        let root = game.root(nb);
+        if seen[..n].contains(&root) {
+            continue;
+        }
+        seen[n] = root;
+        n += 1;
+        let size = game.root_size(root);
+        joined[c] += size;
+        info.delta[c] -= ln1000(size);
+        count[c] += 1;
+        info.room_for[c] = if size <= 2 { root } else { NO_GROUP };
+    }
+    for c in 0..MAX_PLAYERS {
+        if count[c] > 0 {
+            info.delta[c] += ln1000(joined[c]);
+        }
+        if count[c] != 1 {
+            info.room_for[c] = NO_GROUP;
+        }
+    }
+    info
+}
+
+/// The growth weight of a small group of `size`.
+#[inline]
+pub(crate) fn growth_weight(size: usize) -> i32 {
+    if size == 1 {
+        GROWTH_SHARE_SINGLE
+    } else {
+        GROWTH_SHARE_PAIR
+    }
+}
+
+/// Raw sums over the empty cells for one colour, before they become a [`ColourScan`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Totals {
+    pub best: i32,
+    pub worst: i32,
+    /// Sum of the negative deltas.
+    pub losses: i32,
+    pub growth: i32,
+}
+
+impl Totals {
+    pub const EMPTY: Totals = Totals {
+        best: i32::MIN,
+        worst: i32::MAX,
+        losses: 0,
+        growth: 0,
+    };
+
+    #[inline]
+    pub fn add(&mut self, d: i32) {
+        self.best = self.best.max(d);
+        self.worst = self.worst.min(d);
+        self.losses += d.min(0);
+    }
+
+    pub fn finish(self) -> ColourScan {
+        // No empty cell at all: nothing to gain or lose.
+        let (best, worst) = if self.best == i32::MIN {
+            (0, 0)
+        } else {
+            (self.best, self.worst)
+        };
+        ColourScan {
+            best_gain: best,
+            worst,
+            other_losses: (self.losses - worst.min(0)) * OTHER_THREATS_SHARE / 1000,
+            growth: self.growth,
+        }
+    }
+}
+
 /// What a scan of the empty cells tells about one colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ColourScan {
     /// Largest `placement_delta` over the empty cells (what its owner can gain now).
     pub best_gain: i32,
-    /// Smallest `placement_delta` (what an opponent can do to it now; 0 if a lone cell exists).
+    /// Smallest `placement_delta` (what an opponent can do to it now).
     pub worst: i32,
-    /// Sum of the negative deltas other than the worst.
+    /// Sum of the negative deltas other than the worst, at a share.
     pub other_losses: i32,
     /// Small groups with room to grow, weighted.
     pub growth: i32,
@@ -71,68 +179,40 @@ pub struct ColourScan {
 /// Scans the empty cells once for every colour in play.
 pub fn scan(game: &Game) -> [ColourScan; MAX_PLAYERS] {
     let k = game.players();
-    let mut out = [ColourScan::default(); MAX_PLAYERS];
-    let mut worst = [i32::MAX; MAX_PLAYERS];
-    let mut losses = [0i32; MAX_PLAYERS];
-    let mut best = [i32::MIN; MAX_PLAYERS];
-    // One bit a cell (469 cells at most): the small groups already counted.
+    let mut totals = [Totals::EMPTY; MAX_PLAYERS];
+    // One bit a cell (469 cells at most): the small groups already counted as growable.
     let mut grow_seen = [0u64; 8];
     for &cell in game.empties() {
-        for colour in game.colours() {
-            let d = placement_delta(game, colour, cell);
-            let c = colour.index();
-            best[c] = best[c].max(d);
-            worst[c] = worst[c].min(d);
-            if d < 0 {
-                losses[c] += d;
-            }
-            // Growth room: a cell touching exactly one small group of this colour.
-            if d > 0 && d >= ln1000(3) - ln1000(2) {
-                if let Some(root) = single_small_group(game, colour, cell) {
-                    let (word, bit) = (root as usize / 64, 1u64 << (root % 64));
-                    if grow_seen[word] & bit == 0 {
-                        grow_seen[word] |= bit;
-                        out[c].growth += match game.group_size(root) {
-                            1 => GROWTH_SHARE_SINGLE,
-                            _ => GROWTH_SHARE_PAIR,
-                        };
-                    }
+        let info = cell_info(game, cell);
+        for (c, total) in totals.iter_mut().enumerate().take(k) {
+            total.add(info.delta[c]);
+            let root = info.room_for[c];
+            if root != NO_GROUP {
+                let (word, bit) = (root as usize / 64, 1u64 << (root % 64));
+                if grow_seen[word] & bit == 0 {
+                    grow_seen[word] |= bit;
+                    total.growth += growth_weight(game.root_size(root));
                 }
             }
         }
     }
+    let mut out = [ColourScan::default(); MAX_PLAYERS];
     for c in 0..k {
-        if worst[c] == i32::MAX {
-            worst[c] = 0;
-            best[c] = 0;
-        }
-        out[c].best_gain = best[c];
-        out[c].worst = worst[c];
-        out[c].other_losses = (losses[c] - worst[c].min(0)) * OTHER_THREATS_SHARE / 1000;
+        out[c] = totals[c].finish();
     }
     out
 }
 
-/// The root of the one group of `colour` of size 1 or 2 that `cell` touches, if it touches
-/// exactly one group of that colour and it is that small.
-fn single_small_group(game: &Game, colour: Colour, cell: Cell) -> Option<Cell> {
-    let mut found = None;
-    for &nb in game.board().neighbours(cell) {
-        if game.stone(nb) == Some(colour) {
-            let r = game.root(nb);
-            match found {
-                None => found = Some(r),
-                Some(f) if f != r => return None,
-                _ => {}
-            }
-        }
-    }
-    found.filter(|&r| game.group_size(r) <= 2)
-}
-
 /// Every colour's value at a turn boundary, with tempo for the player to move.
 pub fn colour_values(game: &Game) -> [i32; MAX_PLAYERS] {
-    let scans = scan(game);
+    values_from_scans(game, &scan(game))
+}
+
+/// Combines the scans with the log-scores and the tempo of the player to move.
+pub(crate) fn values_from_scans(
+    game: &Game,
+    scans: &[ColourScan; MAX_PLAYERS],
+) -> [i32; MAX_PLAYERS] {
     let mover = game.to_move();
     let mut v = [0; MAX_PLAYERS];
     for colour in game.colours() {
