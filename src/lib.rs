@@ -2,5 +2,6 @@
 //!
 //! Dependencies run one way: `protocol -> engine -> search -> game -> board`.
 
+pub mod arena;
 pub mod board;
 pub mod game;
