@@ -285,13 +285,13 @@ impl Game {
     }
 
     pub fn at_turn_boundary(&self) -> bool {
-        self.history.len() % self.players == 0
+        self.history.len().is_multiple_of(self.players)
     }
 
     /// The game ends just before white's turn when fewer than K*K cells are empty.
     pub fn is_over(&self) -> bool {
         let k = self.players;
-        self.history.len() % (k * k) == 0 && self.empties.len() < k * k
+        self.history.len().is_multiple_of(k * k) && self.empties.len() < k * k
     }
 
     /// Whole turns in a complete game: every round of K turns takes K*K cells, and a round

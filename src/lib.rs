@@ -1,7 +1,17 @@
-//! Omega engine library: geometry, rules, search, engine and protocol.
+//! Omega engine library: geometry, rules, evaluation, search, players, engine and protocol.
 //!
-//! Dependencies run one way: `protocol -> engine -> search -> game -> board`.
+//! Dependencies run one way:
+//! `protocol -> engine -> player -> search (generic) / position -> eval -> game -> board`;
+//! `arena` (the match driver) uses only `game` and `board`: engines are child processes.
 
 pub mod arena;
+pub mod bench;
 pub mod board;
+pub mod engine;
+pub mod eval;
 pub mod game;
+pub mod player;
+pub mod position;
+pub mod protocol;
+pub mod search;
+pub mod timeman;

@@ -16,8 +16,11 @@ fn random_turn(game: &Game, rng: &mut StdRng) -> Vec<Cell> {
         .collect()
 }
 
+/// Stones, scores, hash, each cell's group size and the empty list.
+type Snapshot = (Vec<Option<Colour>>, Vec<u128>, u64, Vec<usize>, Vec<Cell>);
+
 /// A full snapshot of everything observable, to compare before and after undo.
-fn snapshot(game: &Game) -> (Vec<Option<Colour>>, Vec<u128>, u64, Vec<usize>, Vec<Cell>) {
+fn snapshot(game: &Game) -> Snapshot {
     let b = game.board();
     let stones = b.cells().map(|c| game.stone(c)).collect();
     let groups = b
@@ -224,7 +227,7 @@ fn large_boards_keep_exact_scores_past_u64() {
     for cell in b.cells() {
         let co = b.coord(cell);
         let first_col = co.row.saturating_sub(12);
-        if co.row % 2 == 0 && (co.col - first_col) % 4 != 3 {
+        if co.row.is_multiple_of(2) && (co.col - first_col) % 4 != 3 {
             white.push(cell);
         } else {
             black.push(cell);

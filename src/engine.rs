@@ -1,0 +1,134 @@
+//! The engine: one game, its clocks and a player that chooses turns. The protocol layer
+//! talks only to this.
+
+use crate::board::{Cell, Coord};
+use crate::game::{Colour, Game, MoveError, SetupError};
+use crate::player::{Player, PlayerKind, SearchOptions};
+use crate::timeman::{self, Clock, TimeControl};
+use std::time::Instant;
+
+/// How the engine was started (command-line options).
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    pub player: PlayerKind,
+    pub seed: u64,
+    pub search: SearchOptions,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            player: PlayerKind::Search,
+            seed: 0,
+            search: SearchOptions::default(),
+        }
+    }
+}
+
+/// Why `genmove` produced no turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenmoveError {
+    GameOver,
+    NotYourTurn { expected: Colour, got: Colour },
+}
+
+pub struct Engine {
+    game: Game,
+    control: TimeControl,
+    clocks: [Clock; 4],
+    player: Player,
+}
+
+impl Engine {
+    pub fn new(config: EngineConfig) -> Engine {
+        Engine {
+            game: Game::new(5, 2).expect("default set-up"),
+            control: TimeControl::Default,
+            clocks: [Clock::default(); 4],
+            player: Player::new(config.player, config.seed, config.search),
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn player_kind(&self) -> PlayerKind {
+        self.player.kind()
+    }
+
+    /// A new empty board of `side` for `players`; nothing changes on error.
+    pub fn set_up(&mut self, side: usize, players: usize) -> Result<(), SetupError> {
+        self.game = Game::new(side, players)?;
+        self.new_game();
+        Ok(())
+    }
+
+    pub fn clear_board(&mut self) {
+        self.game = self.game.cleared();
+        self.new_game();
+    }
+
+    fn new_game(&mut self) {
+        self.clocks = [self.control.fresh_clock(); 4];
+        self.player.new_game();
+    }
+
+    pub fn play(&mut self, player: Colour, coords: &[Coord]) -> Result<(), MoveError> {
+        let cells = self.game.cells_of(coords)?;
+        self.game.play_turn(player, &cells)
+    }
+
+    pub fn undo(&mut self) -> bool {
+        self.game.undo_turn()
+    }
+
+    /// Chooses a turn for `colour` within its time and, when `commit`, plays it and charges
+    /// its clock (`reg_genmove` passes false).
+    pub fn genmove(&mut self, colour: Colour, commit: bool) -> Result<Vec<Cell>, GenmoveError> {
+        if self.game.is_over() {
+            return Err(GenmoveError::GameOver);
+        }
+        if colour != self.game.to_move() {
+            return Err(GenmoveError::NotYourTurn {
+                expected: self.game.to_move(),
+                got: colour,
+            });
+        }
+        let start = Instant::now();
+        let own_turns_left = self.game.turns_left().div_ceil(self.game.players());
+        let limits = timeman::limits(&self.control, &self.clocks[colour.index()], own_turns_left);
+        let turn = self.player.choose(&mut self.game, start, limits);
+        if commit {
+            self.game
+                .play_turn(colour, &turn)
+                .expect("the player returns legal turns");
+            let elapsed = start.elapsed().as_secs_f64();
+            self.clocks[colour.index()].charge(&self.control, elapsed);
+        }
+        Ok(turn)
+    }
+
+    pub fn set_time_control(&mut self, control: TimeControl) {
+        self.control = control;
+        self.clocks = [control.fresh_clock(); 4];
+    }
+
+    /// GTP `time_left`: `stones == 0` means main time is running.
+    pub fn set_time_left(&mut self, colour: Colour, seconds: f64, stones: u32) {
+        let clock = &mut self.clocks[colour.index()];
+        if stones == 0 {
+            *clock = Clock {
+                main: seconds,
+                period: 0.0,
+                stones: 0,
+            };
+        } else {
+            *clock = Clock {
+                main: 0.0,
+                period: seconds,
+                stones,
+            };
+        }
+    }
+}

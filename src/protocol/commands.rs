@@ -1,0 +1,256 @@
+//! The commands: one enum variant and one nom parser each, and the table that names them.
+
+use crate::game::Colour;
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while1};
+use nom::character::complete::{digit1, space0, space1};
+use nom::combinator::{all_consuming, map, map_opt, opt, recognize};
+use nom::multi::many0;
+use nom::sequence::{pair, preceded, terminated, tuple};
+use nom::IResult;
+
+/// A parsed command with its arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Quit,
+    BoardSize(u64),
+    Players(u64),
+    ClearBoard,
+    /// The player and the words naming its cells (checked against the board when run).
+    Play(Colour, Vec<String>),
+    Genmove(Colour),
+    RegGenmove(Colour),
+    Undo,
+    Score,
+    FinalScore,
+    Showboard,
+    TimeSettings {
+        main: f64,
+        byo_yomi: f64,
+        stones: u64,
+    },
+    TimeLeft {
+        colour: Colour,
+        seconds: f64,
+        stones: u64,
+    },
+    ToMove,
+}
+
+/// One row of the command table: the name, a parser of the arguments and the usage shown
+/// when they do not parse.
+pub struct CommandSpec {
+    pub name: &'static str,
+    pub parse: fn(&str) -> IResult<&str, Command>,
+    pub usage: &'static str,
+}
+
+/// Every command, in the order `list_commands` shows them.
+pub const COMMANDS: &[CommandSpec] = &[
+    spec(
+        "protocol_version",
+        |i| none(i, Command::ProtocolVersion),
+        "",
+    ),
+    spec("name", |i| none(i, Command::Name), ""),
+    spec("version", |i| none(i, Command::Version), ""),
+    spec(
+        "known_command",
+        |i| map(word, |w| Command::KnownCommand(w.to_string()))(i),
+        "COMMAND",
+    ),
+    spec("list_commands", |i| none(i, Command::ListCommands), ""),
+    spec("quit", |i| none(i, Command::Quit), ""),
+    spec("boardsize", |i| map(number, Command::BoardSize)(i), "SIZE"),
+    spec("players", |i| map(number, Command::Players)(i), "COUNT"),
+    spec("clear_board", |i| none(i, Command::ClearBoard), ""),
+    spec("play", play, "COLOUR CELL..."),
+    spec("genmove", |i| map(colour, Command::Genmove)(i), "COLOUR"),
+    spec(
+        "reg_genmove",
+        |i| map(colour, Command::RegGenmove)(i),
+        "COLOUR",
+    ),
+    spec("undo", |i| none(i, Command::Undo), ""),
+    spec("score", |i| none(i, Command::Score), ""),
+    spec("final_score", |i| none(i, Command::FinalScore), ""),
+    spec("showboard", |i| none(i, Command::Showboard), ""),
+    spec(
+        "time_settings",
+        time_settings,
+        "MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES",
+    ),
+    spec("time_left", time_left, "COLOUR TIME STONES"),
+    spec("to_move", |i| none(i, Command::ToMove), ""),
+];
+
+const fn spec(
+    name: &'static str,
+    parse: fn(&str) -> IResult<&str, Command>,
+    usage: &'static str,
+) -> CommandSpec {
+    CommandSpec { name, parse, usage }
+}
+
+pub fn find(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
+/// Parses a command's arguments completely (trailing spaces allowed).
+pub fn parse_arguments(spec: &CommandSpec, args: &str) -> Result<Command, String> {
+    all_consuming(terminated(spec.parse, space0))(args)
+        .map(|(_, c)| c)
+        .map_err(|_| match spec.usage {
+            "" => format!("{} takes no arguments", spec.name),
+            usage => format!("usage: {} {}", spec.name, usage),
+        })
+}
+
+/// A command line split into its optional numeric id, its name and its arguments.
+pub fn split_line(line: &str) -> (Option<&str>, &str, &str) {
+    let parsed: IResult<&str, (Option<&str>, &str)> =
+        pair(opt(terminated(digit1, space1)), word)(line);
+    match parsed {
+        Ok((rest, (id, name))) => (id, name, rest.trim_start_matches(' ')),
+        Err(_) => (None, line, ""),
+    }
+}
+
+// ---- argument parsers ------------------------------------------------------------------
+
+/// A run of non-space characters.
+fn word(i: &str) -> IResult<&str, &str> {
+    take_while1(|c: char| c != ' ')(i)
+}
+
+/// No arguments.
+fn none(i: &str, c: Command) -> IResult<&str, Command> {
+    Ok((i, c))
+}
+
+/// A non-negative integer; values past 2^64 saturate (they are refused later as out of
+/// range, never as overflow).
+fn number(i: &str) -> IResult<&str, u64> {
+    map(digit1, |d: &str| d.parse().unwrap_or(u64::MAX))(i)
+}
+
+fn colour(i: &str) -> IResult<&str, Colour> {
+    map_opt(word, Colour::parse)(i)
+}
+
+/// Seconds are capped here (about 31 years) so that every later conversion to a duration
+/// is in range.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// A non-negative decimal number of seconds, as `10`, `0.2` or `.5`; capped at
+/// [`MAX_SECONDS`].
+fn seconds(i: &str) -> IResult<&str, f64> {
+    let digits = recognize(alt((
+        recognize(tuple((digit1, opt(pair(tag("."), opt(digit1)))))),
+        recognize(pair(tag("."), digit1)),
+    )));
+    map_opt(digits, |s: &str| {
+        s.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .map(|v| v.min(MAX_SECONDS))
+    })(i)
+}
+
+fn play(i: &str) -> IResult<&str, Command> {
+    map(pair(colour, many0(preceded(space1, word))), |(c, words)| {
+        Command::Play(c, words.into_iter().map(str::to_string).collect())
+    })(i)
+}
+
+fn time_settings(i: &str) -> IResult<&str, Command> {
+    map(
+        tuple((seconds, preceded(space1, seconds), preceded(space1, number))),
+        |(main, byo_yomi, stones)| Command::TimeSettings {
+            main,
+            byo_yomi,
+            stones,
+        },
+    )(i)
+}
+
+fn time_left(i: &str) -> IResult<&str, Command> {
+    map(
+        tuple((colour, preceded(space1, seconds), preceded(space1, number))),
+        |(colour, seconds, stones)| Command::TimeLeft {
+            colour,
+            seconds,
+            stones,
+        },
+    )(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Command, String> {
+        let (_, name, args) = split_line(line);
+        parse_arguments(find(name).ok_or("unknown")?, args)
+    }
+
+    #[test]
+    fn parses_every_argument_shape() {
+        assert_eq!(parse("boardsize 7"), Ok(Command::BoardSize(7)));
+        assert_eq!(
+            parse("boardsize 99999999999999999999999"),
+            Ok(Command::BoardSize(u64::MAX))
+        );
+        assert!(parse("boardsize -3").is_err());
+        assert!(parse("boardsize 5 5").is_err());
+        assert_eq!(
+            parse("play W a1 B2"),
+            Ok(Command::Play(Colour::White, vec!["a1".into(), "B2".into()]))
+        );
+        assert_eq!(
+            parse("play black"),
+            Ok(Command::Play(Colour::Black, vec![]))
+        );
+        assert!(parse("play purple a1").is_err());
+        assert_eq!(
+            parse("time_settings 0 0.2 1"),
+            Ok(Command::TimeSettings {
+                main: 0.0,
+                byo_yomi: 0.2,
+                stones: 1
+            })
+        );
+        assert!(parse("time_settings 0 -1 1").is_err());
+        assert!(parse("time_settings 0 1e999 1").is_err());
+        assert_eq!(
+            parse("time_left red .5 0"),
+            Ok(Command::TimeLeft {
+                colour: Colour::Red,
+                seconds: 0.5,
+                stones: 0
+            })
+        );
+        assert!(parse("showboard now").is_err());
+        assert_eq!(parse("quit   "), Ok(Command::Quit));
+    }
+
+    #[test]
+    fn splits_ids_names_and_arguments() {
+        assert_eq!(split_line("12 play w a1"), (Some("12"), "play", "w a1"));
+        assert_eq!(split_line("play w a1"), (None, "play", "w a1"));
+        assert_eq!(split_line("12"), (None, "12", ""));
+    }
+
+    #[test]
+    fn table_names_are_unique() {
+        for (i, c) in COMMANDS.iter().enumerate() {
+            assert!(COMMANDS[i + 1..].iter().all(|d| d.name != c.name));
+            assert!(std::ptr::eq(find(c.name).unwrap(), c));
+        }
+    }
+}
