@@ -14,6 +14,8 @@ the score with Elo error bars (like cutechess-cli).
 
   --engine CMD          an engine's command line, split into words as a shell would
                         (repeat for every engine, at least two)
+  --name NAME           name the engine of the --engine before it (default: its answer
+                        to 'name', made unique with -2, -3, ...)
   --games N             number of games (default 10)
   --size S              board side, 2..13 (default 5)
   --players K           players per game, 2..4 (default 2)
@@ -40,6 +42,8 @@ pub struct EngineSpec {
     /// The command line as given.
     pub command: String,
     pub argv: Vec<String>,
+    /// Given with `--name`; otherwise the engine's answer to `name`.
+    pub name: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,8 +131,9 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
             "-h" | "--help" => return Err(CliError::Help),
             "--engine-stderr" => 0,
             "--sprt" => 4,
-            "--engine" | "--games" | "--size" | "--players" | "--seed" | "--movetime"
-            | "--time" | "--timeout" | "--concurrency" | "--openings" | "--records" => 1,
+            "--engine" | "--name" | "--games" | "--size" | "--players" | "--seed"
+            | "--movetime" | "--time" | "--timeout" | "--concurrency" | "--openings"
+            | "--records" => 1,
             other => return Err(usage(format!("unknown option '{other}' (try --help)"))),
         };
         let mut values: Vec<String> = inline.into_iter().collect();
@@ -153,8 +158,16 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
                 config.engines.push(EngineSpec {
                     command: v.to_string(),
                     argv,
+                    name: None,
                 });
             }
+            "--name" => match config.engines.last_mut() {
+                Some(e) if !v.trim().is_empty() => {
+                    e.name = Some(v.split_whitespace().collect::<Vec<_>>().join("_"))
+                }
+                Some(_) => return Err(usage("--name: empty name")),
+                None => return Err(usage("--name must follow the --engine it names")),
+            },
             "--games" => config.games = number(&flag, v)?,
             "--size" => config.size = number(&flag, v)?,
             "--players" => config.players = number(&flag, v)?,
@@ -249,7 +262,7 @@ mod tests {
     #[test]
     fn full_command_line() {
         let c = parse(
-            "--engine 'omega --player random' --engine=omega --games 20 --size 4 \
+            "--engine 'omega --player random' --name rnd --engine=omega --games 20 --size 4 \
              --players 3 --seed 7 --movetime 0.25 --concurrency 2 --openings random:3 \
              --records out --sprt 0 10 0.05 0.1 --engine-stderr",
         );
@@ -257,6 +270,8 @@ mod tests {
         let c = c.unwrap();
         assert_eq!(c.engines[0].argv, ["omega", "--player", "random"]);
         assert_eq!(c.engines[1].argv, ["omega"]);
+        assert_eq!(c.engines[0].name.as_deref(), Some("rnd"));
+        assert_eq!(c.engines[1].name, None);
         assert_eq!((c.games, c.size, c.players, c.seed), (20, 4, 3, 7));
         assert_eq!(c.movetime, Some(0.25));
         assert_eq!(c.game_time, None);
@@ -283,6 +298,7 @@ mod tests {
             "--engine a --engine b --sprt 10 0 0.05 0.05",
             "--engine a --engine b --engine c --sprt 0 10 0.05 0.05",
             "--engine a --engine b --frobnicate",
+            "--name x --engine a --engine b",
             "--engine a --engine b --games=0",
             "--engine-stderr=yes --engine a --engine b",
         ] {

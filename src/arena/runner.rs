@@ -65,10 +65,13 @@ fn probe(
     for spec in &config.engines {
         let mut p = EngineProc::spawn(&spec.argv, config.engine_stderr)
             .map_err(|e| format!("cannot start engine '{}': {e}", spec.command))?;
-        let name = p
+        let answer = p
             .command("name", referee::COMMAND_LIMIT, stop)
             .map_err(|f| format!("engine '{}' {f} on 'name'", spec.command))?;
-        let name = name.split_whitespace().collect::<Vec<_>>().join("_");
+        let name = match &spec.name {
+            Some(n) => n.clone(),
+            None => answer.split_whitespace().collect::<Vec<_>>().join("_"),
+        };
         names.push(if name.is_empty() {
             "engine".into()
         } else {
