@@ -1,8 +1,10 @@
 //! Omega engine library: geometry, rules, evaluation, search, players, engine and protocol.
 //!
 //! Dependencies run one way:
-//! `protocol -> engine -> player -> search (generic) / position -> eval -> game -> board`.
+//! `protocol -> engine -> player -> search (generic) / position -> eval -> game -> board`;
+//! `arena` (the match driver) uses only `game` and `board`: engines are child processes.
 
+pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod engine;

@@ -1,0 +1,296 @@
+//! The referee: plays one game between engine processes, one process per seat, checking
+//! every turn with [`Game`] and scoring the end itself. Engines' own scores are never asked
+//! for nor trusted.
+//!
+//! Results, by the rules: the game's winner is [`Game::winner`] (the official tie rule gives
+//! every game a winner, so there are no draws). An engine that crashes, hangs past its time
+//! plus a margin, refuses a command, answers malformed text or an illegal turn forfeits: the
+//! game stops there, the faulty seat loses, and the winner is the best of the *other* seats
+//! by the score of the position reached (ties again to the colour last in colour order). With
+//! two players that is simply the opponent.
+
+use super::engine_proc::{EngineProc, Fault};
+use crate::board::Cell;
+use crate::game::{Colour, Game};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How long any command other than `genmove` may take.
+pub const COMMAND_LIMIT: Duration = Duration::from_secs(30);
+
+/// Time control of a match, in seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeControl {
+    /// Byo-yomi: this much per turn (`time_settings 0 T 1`).
+    pub movetime: Option<f64>,
+    /// Absolute time for the whole game (`time_left` before every genmove).
+    pub game_time: Option<f64>,
+    /// Longest wait for a genmove when neither is set.
+    pub timeout: f64,
+}
+
+impl TimeControl {
+    /// The `time_settings` command, if any time is set.
+    pub fn settings_command(&self) -> Option<String> {
+        match (self.game_time, self.movetime) {
+            (None, None) => None,
+            (main, byo) => Some(format!(
+                "time_settings {} {} {}",
+                secs(main.unwrap_or(0.0)),
+                secs(byo.unwrap_or(0.0)),
+                u8::from(byo.is_some())
+            )),
+        }
+    }
+
+    /// The wait allowed for an answer when the engine may think `budget` seconds: the
+    /// budget plus a margin of 20 % and one second (pipes, process scheduling, a loaded CI).
+    pub fn limit(&self, budget: Option<f64>) -> Duration {
+        Duration::from_secs_f64(budget.map_or(self.timeout, |b| b * 1.2 + 1.0))
+    }
+}
+
+/// Seconds as short decimal text: `2`, `0.25`, `1.5`.
+pub fn secs(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Played to the end by the rules.
+    Finished,
+    /// The seat forfeited for the reason given.
+    Forfeit { seat: usize, reason: String },
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub winner: Colour,
+    pub ending: Ending,
+    /// Every colour's score in the final (or forfeit) position.
+    pub scores: Vec<u128>,
+    /// Every turn played, opening included.
+    pub turns: Vec<Vec<Cell>>,
+    pub opening_turns: usize,
+    /// Thinking time of each seat (wall clock around its genmoves).
+    pub time_used: Vec<Duration>,
+    pub final_position: Game,
+}
+
+/// The outcome of a game stopped because `seat` forfeits in position `game`.
+pub fn forfeit(
+    game: &Game,
+    opening_turns: usize,
+    seat: usize,
+    reason: String,
+    time_used: Vec<Duration>,
+) -> Outcome {
+    let mut winner = None;
+    for c in game.colours().filter(|c| c.index() != seat) {
+        if winner.is_none_or(|w: Colour| game.score(c) >= game.score(w)) {
+            winner = Some(c);
+        }
+    }
+    Outcome {
+        winner: winner.expect("at least two players"),
+        ending: Ending::Forfeit { seat, reason },
+        scores: game.scores(),
+        turns: game.turn_history(),
+        opening_turns,
+        time_used,
+        final_position: game.clone(),
+    }
+}
+
+/// Per-seat clock state.
+struct Clock {
+    /// Main time left (absolute time control), if any.
+    main: Option<f64>,
+    byo: Option<f64>,
+}
+
+impl Clock {
+    fn budget(&self) -> Option<f64> {
+        match (self.main, self.byo) {
+            (None, None) => None,
+            (m, b) => Some(m.unwrap_or(0.0) + b.unwrap_or(0.0)),
+        }
+    }
+}
+
+/// Plays one game. `seats[k]` plays colour k. `None` when the match is stopping (no result).
+pub fn play_game(
+    seats: &mut [EngineProc],
+    size: usize,
+    time: &TimeControl,
+    opening: &[Vec<Cell>],
+    stop: &AtomicBool,
+) -> Option<Outcome> {
+    let players = seats.len();
+    let mut game = Game::new(size, players).expect("validated set-up");
+    let mut used = vec![Duration::ZERO; players];
+    let mut clocks: Vec<Clock> = (0..players)
+        .map(|_| Clock {
+            main: time.game_time,
+            byo: time.movetime,
+        })
+        .collect();
+    // A fault of `seat` on `cmd`: None if aborted, else the forfeit.
+    macro_rules! fault {
+        ($seat:expr, $cmd:expr, $fault:expr) => {{
+            let f: Fault = $fault;
+            if f == Fault::Aborted {
+                return None;
+            }
+            let reason = format!("{} {} on '{}'", Colour::from_index($seat), f, $cmd);
+            return Some(forfeit(&game, opening.len(), $seat, reason, used));
+        }};
+    }
+
+    let mut setup = vec![
+        format!("boardsize {size}"),
+        format!("players {players}"),
+        "clear_board".to_string(),
+    ];
+    setup.extend(time.settings_command());
+    for (seat, engine) in seats.iter_mut().enumerate() {
+        for cmd in &setup {
+            if let Err(f) = engine.command(cmd, COMMAND_LIMIT, stop) {
+                fault!(seat, cmd, f);
+            }
+        }
+    }
+    let names = |g: &Game, cells: &[Cell]| -> String {
+        let words: Vec<String> = cells.iter().map(|&c| g.board().name(c)).collect();
+        words.join(" ")
+    };
+
+    for turn in opening {
+        let colour = game.to_move();
+        let cmd = format!("play {colour} {}", names(&game, turn));
+        game.play_turn(colour, turn).expect("openings are legal");
+        for (seat, engine) in seats.iter_mut().enumerate() {
+            if let Err(f) = engine.command(&cmd, COMMAND_LIMIT, stop) {
+                fault!(seat, cmd, f);
+            }
+        }
+    }
+
+    while !game.is_over() {
+        let colour = game.to_move();
+        let seat = colour.index();
+        if let Some(main) = clocks[seat].main {
+            let cmd = match clocks[seat].byo {
+                Some(b) if main <= 0.0 => format!("time_left {colour} {} 1", secs(b)),
+                _ => format!("time_left {colour} {} 0", secs(main)),
+            };
+            if let Err(f) = seats[seat].command(&cmd, COMMAND_LIMIT, stop) {
+                fault!(seat, cmd, f);
+            }
+        }
+        let cmd = format!("genmove {colour}");
+        let limit = time.limit(clocks[seat].budget());
+        let start = Instant::now();
+        let answer = seats[seat].command(&cmd, limit, stop);
+        let elapsed = start.elapsed();
+        used[seat] += elapsed;
+        if let Some(main) = clocks[seat].main.as_mut() {
+            *main = (*main - elapsed.as_secs_f64()).max(0.0);
+        }
+        let answer = match answer {
+            Ok(a) => a,
+            Err(f) => fault!(seat, cmd, f),
+        };
+        if answer.trim().eq_ignore_ascii_case("resign") {
+            let reason = format!("{colour} resigned");
+            return Some(forfeit(&game, opening.len(), seat, reason, used));
+        }
+        let cells: Result<Vec<Cell>, _> = answer
+            .split_whitespace()
+            .map(|w| game.board().parse(w))
+            .collect();
+        let cells = match cells {
+            Ok(c) if c.len() == players => c,
+            Ok(_) => fault!(
+                seat,
+                cmd,
+                Fault::Malformed(format!("{answer} (need {players} cells)"))
+            ),
+            Err(e) => fault!(seat, cmd, Fault::Malformed(format!("{answer} ({e})"))),
+        };
+        if let Err(e) = game.play_turn(colour, &cells) {
+            let reason = format!("{colour} illegal turn '{answer}' ({e})");
+            return Some(forfeit(&game, opening.len(), seat, reason, used));
+        }
+        let play = format!("play {colour} {}", names(&game, &cells));
+        for (other, engine) in seats.iter_mut().enumerate() {
+            if other != seat {
+                if let Err(f) = engine.command(&play, COMMAND_LIMIT, stop) {
+                    fault!(other, play, f);
+                }
+            }
+        }
+    }
+    Some(Outcome {
+        winner: game.winner().0,
+        ending: Ending::Finished,
+        scores: game.scores(),
+        turns: game.turn_history(),
+        opening_turns: opening.len(),
+        time_used: used,
+        final_position: game,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_settings_and_limits() {
+        let none = TimeControl {
+            movetime: None,
+            game_time: None,
+            timeout: 60.0,
+        };
+        assert_eq!(none.settings_command(), None);
+        assert_eq!(none.limit(None), Duration::from_secs(60));
+        let mt = TimeControl {
+            movetime: Some(0.5),
+            ..none
+        };
+        assert_eq!(mt.settings_command().unwrap(), "time_settings 0 0.5 1");
+        assert_eq!(mt.limit(Some(0.5)), Duration::from_secs_f64(1.6));
+        let abs = TimeControl {
+            game_time: Some(30.0),
+            ..none
+        };
+        assert_eq!(abs.settings_command().unwrap(), "time_settings 30 0 0");
+    }
+
+    #[test]
+    fn forfeit_goes_to_best_other_seat() {
+        let mut g = Game::new(3, 3).unwrap();
+        // White's turn: white a1, black c3, red e5 (far apart: every colour scores 1).
+        let cells: Vec<Cell> = ["a1", "c3", "e5"]
+            .iter()
+            .map(|w| g.board().parse(w).unwrap())
+            .collect();
+        g.play_turn(Colour::White, &cells).unwrap();
+        // Black forfeits: white and red tie at 1, red is later in colour order.
+        let o = forfeit(&g, 0, 1, "test".into(), vec![Duration::ZERO; 3]);
+        assert_eq!(o.winner, Colour::Red);
+        let o = forfeit(&g, 0, 2, "test".into(), vec![Duration::ZERO; 3]);
+        assert_eq!(o.winner, Colour::Black);
+        let two = Game::new(3, 2).unwrap();
+        assert_eq!(
+            forfeit(&two, 0, 1, "x".into(), vec![]).winner,
+            Colour::White
+        );
+        assert_eq!(
+            forfeit(&two, 0, 0, "x".into(), vec![]).winner,
+            Colour::Black
+        );
+    }
+}

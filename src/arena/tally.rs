@@ -1,0 +1,264 @@
+//! Counting results and printing them the way cutechess-cli does.
+//!
+//! Points by the rules: the official tie rule gives every game exactly one winning seat, so
+//! there are no draws. The engine holding the winning seat gets the game's point (1), every
+//! other engine 0. With two engines (whatever the number of players) a game is thus a win or
+//! a loss of the first engine, and the summary is the usual `Score of A vs B: W - L - D`.
+//!
+//! With three or more engines each engine is rated against the field. A K-player game is read
+//! as the pairwise games between seats that it implies: the winning seat beat every other
+//! seat, and two losing seats drew with each other (neither was shown better). An engine's
+//! score in a game is its mean over the pairs (its seat, a seat of another engine), in
+//! [0, 1]; with two players that is 1 for a win and 0 for a loss. Equally strong engines
+//! expect 0.5 (K = 3: the winner scores 1, each loser (0 + 0.5)/2 = 0.25, mean 0.5). Its
+//! score fraction is the mean over its games, its Elo against the field -400 log10(1/s - 1),
+//! and the error bar comes from the per-game variance of that score, as for two engines.
+
+use super::stats::{ScoreSample, Sprt, SprtDecision, Wld};
+
+#[derive(Clone, Debug, Default)]
+pub struct EngineTally {
+    /// Games won (the point of each game).
+    pub points: u64,
+    pub games: u64,
+    pub forfeits: u64,
+    /// Pairwise score per game, for the rating against the field.
+    pub sample: ScoreSample,
+}
+
+#[derive(Clone, Debug)]
+pub struct Tally {
+    pub names: Vec<String>,
+    /// Results of engine 0 against engine 1 (two-engine matches).
+    pub pair: Wld,
+    pub engines: Vec<EngineTally>,
+}
+
+/// The pairwise score of `engine` in a game with the given seats and winning seat; `None`
+/// if it did not play or had no opponent seat.
+pub fn pairwise_score(seats: &[usize], winner_seat: usize, engine: usize) -> Option<f64> {
+    let (mut sum, mut pairs) = (0.0, 0u32);
+    for (s, &es) in seats.iter().enumerate() {
+        if es != engine {
+            continue;
+        }
+        for (t, &et) in seats.iter().enumerate() {
+            if et == engine {
+                continue;
+            }
+            pairs += 1;
+            sum += if s == winner_seat {
+                1.0
+            } else if t == winner_seat {
+                0.0
+            } else {
+                0.5
+            };
+        }
+    }
+    (pairs > 0).then(|| sum / pairs as f64)
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1} %", 100.0 * x)
+}
+
+impl Tally {
+    pub fn new(names: Vec<String>) -> Tally {
+        let engines = vec![EngineTally::default(); names.len()];
+        Tally {
+            names,
+            pair: Wld::default(),
+            engines,
+        }
+    }
+
+    pub fn games(&self) -> u64 {
+        self.engines.iter().map(|e| e.points).sum()
+    }
+
+    /// Counts one game: the engine in each seat, the winning seat, the forfeiting seat.
+    pub fn add(&mut self, seats: &[usize], winner_seat: usize, forfeit_seat: Option<usize>) {
+        let winner = seats[winner_seat];
+        for e in 0..self.engines.len() {
+            let Some(x) = pairwise_score(seats, winner_seat, e) else {
+                continue;
+            };
+            let t = &mut self.engines[e];
+            t.games += 1;
+            t.sample.add(x);
+            if e == winner {
+                t.points += 1;
+            }
+        }
+        if let Some(f) = forfeit_seat {
+            self.engines[seats[f]].forfeits += 1;
+        }
+        if self.names.len() == 2 {
+            if winner == 0 {
+                self.pair.wins += 1;
+            } else {
+                self.pair.losses += 1;
+            }
+        }
+    }
+
+    /// `Score of A vs B: W - L - D [score] games`.
+    pub fn score_line(&self) -> String {
+        let w = &self.pair;
+        format!(
+            "Score of {} vs {}: {} - {} - {} [{:.3}] {}",
+            self.names[0],
+            self.names[1],
+            w.wins,
+            w.losses,
+            w.draws,
+            w.score(),
+            w.games()
+        )
+    }
+
+    /// `Elo difference: E +/- e, LOS: x %, DrawRatio: y %`.
+    pub fn elo_line(&self) -> String {
+        let w = &self.pair;
+        format!(
+            "Elo difference: {:.1} +/- {:.1}, LOS: {}, DrawRatio: {}",
+            w.elo(),
+            w.elo_error(),
+            pct(w.los()),
+            pct(w.draw_ratio())
+        )
+    }
+
+    /// `SPRT: llr 1.23 (41.8%), lbound -2.94, ubound 2.94` and the decision, if any.
+    pub fn sprt_line(&self, sprt: &Sprt) -> String {
+        let llr = sprt.llr(&self.pair);
+        let (lo, hi) = sprt.bounds();
+        let share = if llr >= 0.0 { llr / hi } else { llr / lo };
+        let decision = match sprt.decision(&self.pair) {
+            SprtDecision::Continue => "",
+            SprtDecision::AcceptH0 => " - H0 was accepted",
+            SprtDecision::AcceptH1 => " - H1 was accepted",
+        };
+        format!(
+            "SPRT: llr {llr:.3} ({:.1}%), lbound {lo:.3}, ubound {hi:.3}{decision}",
+            100.0 * share
+        )
+    }
+
+    /// The table of every engine, best Elo first.
+    pub fn table(&self) -> String {
+        let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+        let mut s = format!(
+            "{:>4} {:<width$} {:>7} {:>7} {:>7} {:>6} {:>7} {:>8}\n",
+            "Rank", "Name", "Elo", "+/-", "Points", "Games", "Score", "Forfeits"
+        );
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (ea, eb) = (self.engines[a].sample.mean(), self.engines[b].sample.mean());
+            eb.total_cmp(&ea).then(a.cmp(&b))
+        });
+        for (rank, &e) in order.iter().enumerate() {
+            let t = &self.engines[e];
+            s += &format!(
+                "{:>4} {:<width$} {:>7.1} {:>7.1} {:>7} {:>6} {:>6.1}% {:>8}\n",
+                rank + 1,
+                self.names[e],
+                t.sample.elo(),
+                t.sample.elo_error(),
+                t.points,
+                t.games,
+                100.0 * t.sample.mean(),
+                t.forfeits
+            );
+        }
+        s
+    }
+
+    /// The closing summary.
+    pub fn summary(&self, sprt: Option<&Sprt>) -> String {
+        if self.names.len() == 2 {
+            let mut s = format!("{}\n{}\n", self.score_line(), self.elo_line());
+            if let Some(sprt) = sprt {
+                s += &self.sprt_line(sprt);
+                s.push('\n');
+            }
+            s += &format!(
+                "Forfeits: {} {}, {} {}\n",
+                self.names[0], self.engines[0].forfeits, self.names[1], self.engines[1].forfeits
+            );
+            s
+        } else {
+            self.table()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairwise_scores_by_hand() {
+        // Three engines, three seats, seat 1 wins.
+        let seats = [0, 1, 2];
+        assert_eq!(pairwise_score(&seats, 1, 1), Some(1.0));
+        assert_eq!(pairwise_score(&seats, 1, 0), Some(0.25));
+        assert_eq!(pairwise_score(&seats, 1, 2), Some(0.25));
+        // Two engines, three seats (A, B, A), seat 2 wins: A's pairs (0,1) 0.5 and (2,1) 1;
+        // B's pairs (1,0) 0.5 and (1,2) 0. The two add up to 1.
+        assert_eq!(pairwise_score(&[0, 1, 0], 2, 0), Some(0.75));
+        assert_eq!(pairwise_score(&[0, 1, 0], 2, 1), Some(0.25));
+        assert_eq!(pairwise_score(&[0, 1], 0, 2), None);
+    }
+
+    #[test]
+    fn two_engine_tally_and_lines() {
+        let mut t = Tally::new(vec!["A".into(), "B".into()]);
+        // A white wins, B white wins, A black wins (forfeit of B in seat 0).
+        t.add(&[0, 1], 0, None);
+        t.add(&[1, 0], 0, None);
+        t.add(&[1, 0], 1, Some(0));
+        assert_eq!(
+            t.pair,
+            Wld {
+                wins: 2,
+                losses: 1,
+                draws: 0
+            }
+        );
+        assert_eq!(t.score_line(), "Score of A vs B: 2 - 1 - 0 [0.667] 3");
+        assert_eq!(t.engines[1].forfeits, 1);
+        assert_eq!(t.engines[0].points, 2);
+        assert_eq!(t.games(), 3);
+        // s = 2/3: Elo = -400 log10(0.5) = 120.4; LOS = 0.5 (1 + erf(1/sqrt(6))) = 0.7181.
+        assert!(
+            t.elo_line().starts_with("Elo difference: 120.4 +/- "),
+            "{}",
+            t.elo_line()
+        );
+        assert!(
+            t.elo_line().ends_with("LOS: 71.8 %, DrawRatio: 0.0 %"),
+            "{}",
+            t.elo_line()
+        );
+    }
+
+    #[test]
+    fn table_ranks_by_score() {
+        let mut t = Tally::new(vec!["A".into(), "B".into(), "C".into()]);
+        t.add(&[0, 1], 0, None);
+        t.add(&[1, 2], 0, None);
+        t.add(&[2, 0], 1, None);
+        let table = t.table();
+        let rows: Vec<&str> = table.lines().collect();
+        assert!(
+            rows[1].contains(" A ") && rows[1].contains("100.0%"),
+            "{table}"
+        );
+        assert!(
+            rows[3].contains(" C ") && rows[3].contains("0.0%"),
+            "{table}"
+        );
+    }
+}

@@ -1,0 +1,34 @@
+//! `omega-match`: plays engines against each other and measures their strength.
+//! All the logic lives in `omega::arena`; this is the thin front door.
+
+use omega::arena::cli::{parse_args, CliError, USAGE};
+use omega::arena::runner;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let config = match parse_args(&args) {
+        Ok(c) => c,
+        Err(CliError::Help) => {
+            print!("{USAGE}");
+            return;
+        }
+        Err(CliError::Usage(msg)) => {
+            eprintln!("omega-match: {msg}");
+            std::process::exit(2);
+        }
+    };
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupt);
+    // First Ctrl-C: stop cleanly (the runner prints the summary so far). Second: leave now.
+    let handler = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(runner::EXIT_INTERRUPTED);
+        }
+    });
+    if let Err(e) = handler {
+        eprintln!("omega-match: warning: cannot catch Ctrl-C: {e}");
+    }
+    std::process::exit(runner::run(config, interrupt));
+}
