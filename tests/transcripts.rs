@@ -275,3 +275,40 @@ fn harness_detects_a_difference() {
     assert_eq!(run.status, Some(0));
     assert_ne!(run.stdout, b"= omega\n");
 }
+
+/// protocol.md shows the example transcripts and the empty side-3 board exactly as the
+/// engine prints them.
+#[test]
+fn protocol_md_examples_are_real_output() {
+    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
+    let doc = std::fs::read_to_string(doc_path).expect("protocol.md");
+    let examples: Vec<PathBuf> = transcripts()
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("example"))
+        .collect();
+    assert!(examples.len() >= 2, "{examples:?}");
+    for input_path in examples {
+        let input = std::fs::read_to_string(&input_path).unwrap();
+        let (first, commands) = input.split_once('\n').unwrap();
+        let args = first
+            .strip_prefix("# args:")
+            .expect("examples give their flags")
+            .trim();
+        let output = std::fs::read_to_string(input_path.with_extension("out")).unwrap();
+        for shown in [
+            format!("`omega {args}`"),
+            format!("```\n{commands}```"),
+            format!("```\n{output}```"),
+        ] {
+            assert!(
+                doc.contains(&shown),
+                "protocol.md does not show {}:\n{shown}",
+                input_path.display()
+            );
+        }
+    }
+    let run = run_engine(&[], b"boardsize 3\nshowboard\n".to_vec());
+    let out = String::from_utf8(run.stdout).unwrap();
+    let board = out.strip_prefix("= \n\n= \n").unwrap().trim_end();
+    assert!(doc.contains(&format!("```\n{board}\n```")), "{board}");
+}
