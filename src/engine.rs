@@ -29,6 +29,7 @@ impl Default for EngineConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GenmoveError {
     GameOver,
+    NotPlaying(Colour),
     NotYourTurn { expected: Colour, got: Colour },
 }
 
@@ -86,6 +87,9 @@ impl Engine {
     /// Chooses a turn for `colour` within its time and, when `commit`, plays it and charges
     /// its clock (`reg_genmove` passes false).
     pub fn genmove(&mut self, colour: Colour, commit: bool) -> Result<Vec<Cell>, GenmoveError> {
+        if colour.index() >= self.game.players() {
+            return Err(GenmoveError::NotPlaying(colour));
+        }
         if self.game.is_over() {
             return Err(GenmoveError::GameOver);
         }

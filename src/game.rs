@@ -86,6 +86,8 @@ pub enum SetupError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
     GameOver,
+    /// The colour is not in this game (red or blue with fewer players).
+    NotPlaying(Colour),
     NotYourTurn { expected: Colour, got: Colour },
     WrongStoneCount { expected: usize, got: usize },
     OffBoard(Coord),
@@ -101,6 +103,7 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::GameOver => write!(f, "game is over"),
+            MoveError::NotPlaying(c) => write!(f, "{c} is not playing"),
             MoveError::NotYourTurn { expected, got } => {
                 write!(f, "it is {expected}'s turn, not {got}'s")
             }
@@ -556,6 +559,9 @@ impl Game {
 
     /// Checks that `player` may play `cells` as a whole turn now, changing nothing.
     pub fn check_turn(&self, player: Colour, cells: &[Cell]) -> Result<(), MoveError> {
+        if player.index() >= self.players {
+            return Err(MoveError::NotPlaying(player));
+        }
         if self.is_over() {
             return Err(MoveError::GameOver);
         }

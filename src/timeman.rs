@@ -15,6 +15,10 @@ use std::time::Duration;
 
 /// The documented default when no `time_settings` was given: about one second a move.
 pub const DEFAULT_MOVE_TIME: f64 = 1.0;
+/// What a move may take when the controller sets no limit (`B > 0, S = 0`): a search on
+/// Omega's boards never ends by itself before the game is solved, so the engine sets its own
+/// generous bound rather than never answering.
+pub const UNLIMITED_MOVE_TIME: f64 = 5.0;
 /// Kept back at every move for answer latency, process scheduling and the stop check.
 pub const MOVE_MARGIN: f64 = 0.06;
 /// Share of each budget kept back on top of the margin (a busy machine runs late).
@@ -30,7 +34,8 @@ const HARD_STRETCH: f64 = 2.5;
 pub enum TimeControl {
     /// No `time_settings` seen: [`DEFAULT_MOVE_TIME`] a move.
     Default,
-    /// `time_settings M B 0` with B > 0: no limit at all.
+    /// `time_settings M B 0` with B > 0: no limit from the clock; the engine takes
+    /// [`UNLIMITED_MOVE_TIME`] a move.
     Unlimited,
     /// Canadian byo-yomi; absolute time when `byo_yomi` is 0.
     Canadian {
@@ -130,14 +135,6 @@ impl Limits {
             hard: Duration::from_secs_f64(hard),
         }
     }
-
-    pub fn unlimited() -> Limits {
-        let forever = Duration::from_secs(1 << 40);
-        Limits {
-            soft: forever,
-            hard: forever,
-        }
-    }
 }
 
 fn after_margin(seconds: f64) -> f64 {
@@ -149,7 +146,10 @@ fn after_margin(seconds: f64) -> f64 {
 pub fn limits(control: &TimeControl, clock: &Clock, own_turns_left: usize) -> Limits {
     let turns = own_turns_left.max(1) as f64;
     match *control {
-        TimeControl::Unlimited => Limits::unlimited(),
+        TimeControl::Unlimited => {
+            let target = after_margin(UNLIMITED_MOVE_TIME);
+            Limits::from_seconds(target * SOFT_SHARE, target)
+        }
         TimeControl::Default => {
             let target = after_margin(DEFAULT_MOVE_TIME);
             Limits::from_seconds(target * SOFT_SHARE, target)
@@ -195,10 +195,11 @@ mod tests {
     }
 
     #[test]
-    fn unlimited_when_byo_yomi_has_no_stones() {
+    fn unlimited_when_byo_yomi_has_no_stones_but_still_answers() {
         let control = TimeControl::from_gtp(0.0, 5.0, 0);
         assert_eq!(control, TimeControl::Unlimited);
-        assert!(secs(limits(&control, &control.fresh_clock(), 3).hard) > 1e9);
+        let hard = secs(limits(&control, &control.fresh_clock(), 3).hard);
+        assert!(hard > DEFAULT_MOVE_TIME && hard <= UNLIMITED_MOVE_TIME, "{hard}");
     }
 
     #[test]

@@ -381,6 +381,7 @@ fn huge_lines_get_one_answer_each_and_the_session_goes_on() {
 
     let (answers, s) = run_answers(input);
     let too_long = format!("? line longer than {MAX_LINE} bytes");
+    let too_long_5 = format!("?5 line longer than {MAX_LINE} bytes");
     assert_eq!(
         answers,
         [
@@ -389,7 +390,7 @@ fn huge_lines_get_one_answer_each_and_the_session_goes_on() {
             "?2 illegal move: a turn places 2 stones, got 333331",
             "=3 false",
             "?4 syntax error: name takes no arguments",
-            &too_long,
+            &too_long_5,
             &too_long,
             "=6 white 1 black 1",
             "=7 ",

@@ -115,6 +115,7 @@ fn genmove(session: &mut Session, colour: Colour, commit: bool) -> Reply {
                 .join(" "))
         }
         Err(GenmoveError::GameOver) => Err("game is over".into()),
+        Err(GenmoveError::NotPlaying(c)) => Err(format!("{c} is not playing")),
         Err(GenmoveError::NotYourTurn { expected, got }) => {
             Err(format!("it is {expected}'s turn, not {got}'s"))
         }

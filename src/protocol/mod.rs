@@ -71,8 +71,12 @@ fn frame(id: &str, reply: Reply) -> String {
     }
 }
 
+/// Bytes kept of a line longer than [`MAX_LINE`]: enough to find its id.
+const KEPT_OF_LONG_LINE: usize = 64;
+
 /// Reads one line into `buf` (without its LF). Returns `Ok(None)` at end of input, and
-/// `Ok(Some(false))` for a line longer than [`MAX_LINE`], whose bytes are skipped.
+/// `Ok(Some(false))` for a line longer than [`MAX_LINE`], whose bytes are skipped but for
+/// its first [`KEPT_OF_LONG_LINE`], left in `buf` so that its id can still be echoed.
 fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bool>> {
     buf.clear();
     let mut fits = true;
@@ -89,9 +93,11 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<b
         };
         if fits && buf.len() + part.len() <= MAX_LINE {
             buf.extend_from_slice(part);
-        } else {
+        } else if fits {
             fits = false;
-            buf.clear();
+            let missing = KEPT_OF_LONG_LINE.saturating_sub(buf.len());
+            buf.extend_from_slice(&part[..missing.min(part.len())]);
+            buf.truncate(KEPT_OF_LONG_LINE);
         }
         let used = done.unwrap_or(chunk.len());
         input.consume(used);
@@ -112,7 +118,10 @@ pub fn run(
         let answer = if fits {
             session.answer_line(&buf)
         } else {
-            Some(frame("", Err(format!("line longer than {MAX_LINE} bytes"))))
+            let id = preprocess(&buf)
+                .and_then(|start| commands::split_line(&start).0.map(str::to_string))
+                .unwrap_or_default();
+            Some(frame(&id, Err(format!("line longer than {MAX_LINE} bytes"))))
         };
         if let Some(answer) = answer {
             output.write_all(answer.as_bytes())?;
@@ -146,6 +155,7 @@ mod tests {
         let mut reader = io::Cursor::new(input);
         let mut buf = Vec::new();
         assert_eq!(read_line(&mut reader, &mut buf).unwrap(), Some(false));
+        assert_eq!(buf.len(), KEPT_OF_LONG_LINE, "the start is kept for the id");
         assert_eq!(read_line(&mut reader, &mut buf).unwrap(), Some(true));
         assert_eq!(buf, b"name");
         assert_eq!(read_line(&mut reader, &mut buf).unwrap(), None);
