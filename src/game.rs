@@ -88,8 +88,14 @@ pub enum MoveError {
     GameOver,
     /// The colour is not in this game (red or blue with fewer players).
     NotPlaying(Colour),
-    NotYourTurn { expected: Colour, got: Colour },
-    WrongStoneCount { expected: usize, got: usize },
+    NotYourTurn {
+        expected: Colour,
+        got: Colour,
+    },
+    WrongStoneCount {
+        expected: usize,
+        got: usize,
+    },
     OffBoard(Coord),
     Occupied(Coord),
     Repeated(Coord),

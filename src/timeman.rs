@@ -199,7 +199,10 @@ mod tests {
         let control = TimeControl::from_gtp(0.0, 5.0, 0);
         assert_eq!(control, TimeControl::Unlimited);
         let hard = secs(limits(&control, &control.fresh_clock(), 3).hard);
-        assert!(hard > DEFAULT_MOVE_TIME && hard <= UNLIMITED_MOVE_TIME, "{hard}");
+        assert!(
+            hard > DEFAULT_MOVE_TIME && hard <= UNLIMITED_MOVE_TIME,
+            "{hard}"
+        );
     }
 
     #[test]

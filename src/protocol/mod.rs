@@ -121,7 +121,10 @@ pub fn run(
             let id = preprocess(&buf)
                 .and_then(|start| commands::split_line(&start).0.map(str::to_string))
                 .unwrap_or_default();
-            Some(frame(&id, Err(format!("line longer than {MAX_LINE} bytes"))))
+            Some(frame(
+                &id,
+                Err(format!("line longer than {MAX_LINE} bytes")),
+            ))
         };
         if let Some(answer) = answer {
             output.write_all(answer.as_bytes())?;
