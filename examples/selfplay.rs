@@ -70,6 +70,9 @@ fn main() {
             "game {g}: search seat {search_seat}, winner {winner}+{margin}, scores {:?}",
             referee.scores()
         );
+        if std::env::var("SHOW").is_ok() && winner != Colour::from_index(search_seat) {
+            eprintln!("{}", omega::protocol::render::draw(&referee));
+        }
     }
     println!("search won {wins}/{games}; longest move {max_move:.3}s");
 }

@@ -38,7 +38,7 @@ pub fn run(options: &SearchOptions) -> String {
         let start = Instant::now();
         let result = searcher
             .search(
-                &mut OmegaPosition { game: &mut game },
+                &mut OmegaPosition::new(&mut game),
                 start,
                 limits,
                 |_| {},

@@ -14,7 +14,7 @@ options:
   --player search|greedy|random   who chooses the turns (default: search)
   --seed S                        seed of every random choice (default: 0)
   --depth D                       search D plies (stones) deep, ignoring the clock
-  --nodes N                       stop after the iteration that passes N nodes (or at 4N),
+  --nodes N                       stop at N nodes (the first iteration always finishes),
                                   ignoring the clock
   --hash MB                       transposition table size in MiB (default: 64)
   --width W                       search only the W best moves at inner nodes (0 = all)

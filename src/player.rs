@@ -108,7 +108,7 @@ impl Player {
         };
         let k = game.players();
         let best = {
-            let mut pos = OmegaPosition { game: &mut *game };
+            let mut pos = OmegaPosition::new(&mut *game);
             searcher.search(&mut pos, start, limits, log_iteration)
         };
         let mut turn: Vec<Cell> = best.map(|b| b.pv).unwrap_or_default();

@@ -9,6 +9,16 @@ use crate::search::{Position, Value, WIN};
 /// A game seen by the search. Borrowing the game mutably keeps the search from copying it.
 pub struct OmegaPosition<'a> {
     pub game: &'a mut Game,
+    scratch: eval::Scratch,
+}
+
+impl<'a> OmegaPosition<'a> {
+    pub fn new(game: &'a mut Game) -> OmegaPosition<'a> {
+        OmegaPosition {
+            game,
+            scratch: eval::Scratch::default(),
+        }
+    }
 }
 
 /// The true result of a finished game for `player`, beyond every heuristic value: a win
@@ -76,7 +86,8 @@ impl Position for OmegaPosition<'_> {
                 self.game.unplace();
             }
         } else {
-            eval::leaf_children_values(self.game, Colour::from_index(player), moves, out);
+            let player = Colour::from_index(player);
+            eval::leaf_children_values(self.game, player, moves, &mut self.scratch, out);
         }
     }
 

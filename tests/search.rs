@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 /// end of the game) and paranoid semantics: the root player maximises, all others minimise.
 fn minimax(game: &mut Game, depth: i32, root: Colour) -> Value {
     if game.is_over() || (depth <= 0 && game.at_turn_boundary()) {
-        return OmegaPosition { game }.evaluate(root.index());
+        return OmegaPosition::new(game).evaluate(root.index());
     }
     let maximise = game.to_move() == root;
     let mut best = if maximise { -INFINITY } else { INFINITY };
@@ -34,7 +34,7 @@ fn search_value(game: &mut Game, depth: usize, features: Features) -> (Value, Ve
         nodes: None,
     };
     let it = searcher
-        .search(&mut OmegaPosition { game }, Instant::now(), limits, |_| {})
+        .search(&mut OmegaPosition::new(game), Instant::now(), limits, |_| {})
         .expect("not over");
     (it.value, it.pv, it.exact)
 }

@@ -9,11 +9,11 @@
 //!    touches no other c-group can still grow without risk; each is worth a share of its gain.
 //! 3. **Merge cells**: an empty cell touching two or more c-groups whose union would shrink
 //!    the product (3 and 3 make 7 < 9) is a place where any opponent can hurt c with one
-//!    c-stone. Their losses are summed, the worst counted in full, the others at a share,
-//!    because each opponent turn places only one c-stone.
+//!    c-stone. Their losses are summed at a share, but for those counted in the tempo.
 //! 4. **Tempo**: the player to move places the next stone of every colour. It will take the
-//!    best gain for its own colour and the worst cell for each other colour, so those are
-//!    added (for the mover) or subtracted (for the others) before comparing.
+//!    best gain for its own colour; every other colour c suffers its worst cells, one for each
+//!    opponent who moves before c's owner does again (with K players, 1 to K-1 of them), since
+//!    each of those turns places one c-stone where it hurts c most.
 //!
 //! The value of a position for a player p is then `V_p - max_{o != p} V_o`: with two players
 //! the plain difference, with more the paranoid view (p against the strongest other).
@@ -22,7 +22,7 @@ use crate::board::Cell;
 use crate::game::{ln1000, Colour, Game, MAX_PLAYERS};
 
 mod batch;
-pub use batch::leaf_children_values;
+pub use batch::{leaf_children_values, Scratch};
 
 /// Share of a singleton's or pair's gain counted for growth room.
 const GROWTH_SHARE_SINGLE: i32 = 300;
@@ -35,27 +35,7 @@ const OTHER_THREATS_SHARE: i32 = 250;
 /// difference of logs when it joins several groups.
 #[inline]
 pub fn placement_delta(game: &Game, colour: Colour, cell: Cell) -> i32 {
-    let mut roots = [0 as Cell; 6];
-    let mut n = 0;
-    let mut joined = 1usize;
-    let mut before = 0;
-    for &nb in game.board().neighbours(cell) {
-        if game.stone(nb) == Some(colour) {
-            let r = game.root(nb);
-            if !roots[..n].contains(&r) {
-                roots[n] = r;
-                n += 1;
-                let s = game.group_size(r);
-                joined += s;
-                before += ln1000(s);
-            }
-        }
-    }
-    if n == 0 {
-        0
-    } else {
-        ln1000(joined) - before
-    }
+    colour_cell_info(game, cell, colour.index()).0
 }
 
 /// What one empty cell means to every colour.
@@ -66,6 +46,8 @@ pub(crate) struct CellInfo {
     /// The root of the one group of each colour this cell touches, if it touches exactly one
     /// and that group is small (size 1 or 2): the cell is room for that group to grow.
     pub room_for: [Cell; MAX_PLAYERS],
+    /// How many distinct groups of each colour the cell touches.
+    pub groups: [u8; MAX_PLAYERS],
 }
 
 pub(crate) const NO_GROUP: Cell = Cell::MAX;
@@ -76,6 +58,7 @@ pub(crate) fn cell_info(game: &Game, cell: Cell) -> CellInfo {
     let mut info = CellInfo {
         delta: [0; MAX_PLAYERS],
         room_for: [NO_GROUP; MAX_PLAYERS],
+        groups: [0; MAX_PLAYERS],
     };
     if game.stone_neighbours(cell) == 0 {
         return info;
@@ -83,7 +66,7 @@ pub(crate) fn cell_info(game: &Game, cell: Cell) -> CellInfo {
     let mut seen = [NO_GROUP; 6];
     let mut n = 0;
     let mut joined = [1usize; MAX_PLAYERS];
-    let mut count = [0u8; MAX_PLAYERS];
+    let count = &mut info.groups;
     for &nb in game.board().padded_neighbours(cell) {
         let c = game.stone_index(nb) as usize;
         if c >= MAX_PLAYERS {
@@ -112,6 +95,34 @@ pub(crate) fn cell_info(game: &Game, cell: Cell) -> CellInfo {
     info
 }
 
+/// [`cell_info`] for one colour only: its delta and the small group the cell is room for.
+#[inline]
+pub(crate) fn colour_cell_info(game: &Game, cell: Cell, colour: usize) -> (i32, Cell) {
+    let mut seen = [NO_GROUP; 6];
+    let mut n = 0;
+    let mut joined = 1usize;
+    let mut delta = 0;
+    for &nb in game.board().padded_neighbours(cell) {
+        if game.stone_index(nb) as usize != colour {
+            continue;
+        }
+        let root = game.root(nb);
+        if seen[..n].contains(&root) {
+            continue;
+        }
+        seen[n] = root;
+        n += 1;
+        let size = game.root_size(root);
+        joined += size;
+        delta -= ln1000(size);
+    }
+    match n {
+        0 => (0, NO_GROUP),
+        1 if joined <= 3 => (delta + ln1000(joined), seen[0]),
+        _ => (delta + ln1000(joined), NO_GROUP),
+    }
+}
+
 /// The growth weight of a small group of `size`.
 #[inline]
 pub(crate) fn growth_weight(size: usize) -> i32 {
@@ -122,11 +133,16 @@ pub(crate) fn growth_weight(size: usize) -> i32 {
     }
 }
 
+/// How many of a colour's worst cells the evaluation looks at: with K players, up to K-1
+/// opponents move before the colour's owner does again, each placing one stone of it.
+pub(crate) const WORST_KEPT: usize = MAX_PLAYERS - 1;
+
 /// Raw sums over the empty cells for one colour, before they become a [`ColourScan`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Totals {
     pub best: i32,
-    pub worst: i32,
+    /// The smallest deltas, ascending (`i32::MAX` where there are fewer cells).
+    pub worst: [i32; WORST_KEPT],
     /// Sum of the negative deltas.
     pub losses: i32,
     pub growth: i32,
@@ -135,7 +151,7 @@ pub(crate) struct Totals {
 impl Totals {
     pub const EMPTY: Totals = Totals {
         best: i32::MIN,
-        worst: i32::MAX,
+        worst: [i32::MAX; WORST_KEPT],
         losses: 0,
         growth: 0,
     };
@@ -143,21 +159,24 @@ impl Totals {
     #[inline]
     pub fn add(&mut self, d: i32) {
         self.best = self.best.max(d);
-        self.worst = self.worst.min(d);
         self.losses += d.min(0);
+        if d < self.worst[WORST_KEPT - 1] {
+            let mut i = WORST_KEPT - 1;
+            while i > 0 && self.worst[i - 1] > d {
+                self.worst[i] = self.worst[i - 1];
+                i -= 1;
+            }
+            self.worst[i] = d;
+        }
     }
 
     pub fn finish(self) -> ColourScan {
-        // No empty cell at all: nothing to gain or lose.
-        let (best, worst) = if self.best == i32::MIN {
-            (0, 0)
-        } else {
-            (self.best, self.worst)
-        };
+        // Where there are fewer cells than that, nothing more can be gained or lost.
+        let best = if self.best == i32::MIN { 0 } else { self.best };
         ColourScan {
             best_gain: best,
-            worst,
-            other_losses: (self.losses - worst.min(0)) * OTHER_THREATS_SHARE / 1000,
+            worst: self.worst.map(|w| if w == i32::MAX { 0 } else { w }),
+            losses: self.losses,
             growth: self.growth,
         }
     }
@@ -168,10 +187,10 @@ impl Totals {
 pub struct ColourScan {
     /// Largest `placement_delta` over the empty cells (what its owner can gain now).
     pub best_gain: i32,
-    /// Smallest `placement_delta` (what an opponent can do to it now).
-    pub worst: i32,
-    /// Sum of the negative deltas other than the worst, at a share.
-    pub other_losses: i32,
+    /// The smallest `placement_delta`s, ascending (what opponents can do to it next).
+    pub worst: [i32; WORST_KEPT],
+    /// Sum of the negative deltas (every threat against it).
+    pub losses: i32,
     /// Small groups with room to grow, weighted.
     pub growth: i32,
 }
@@ -208,22 +227,30 @@ pub fn colour_values(game: &Game) -> [i32; MAX_PLAYERS] {
     values_from_scans(game, &scan(game))
 }
 
-/// Combines the scans with the log-scores and the tempo of the player to move.
+/// Combines the scans with the log-scores and the tempo: the player to move takes its best
+/// gain; every other colour suffers its worst cells, one for each opponent who moves before
+/// its owner does again; the remaining threats count at a share.
 pub(crate) fn values_from_scans(
     game: &Game,
     scans: &[ColourScan; MAX_PLAYERS],
 ) -> [i32; MAX_PLAYERS] {
-    let mover = game.to_move();
+    let k = game.players();
+    let mover = game.to_move().index();
     let mut v = [0; MAX_PLAYERS];
     for colour in game.colours() {
         let c = colour.index();
         let s = &scans[c];
-        let tempo = if colour == mover {
+        let hostile = (c + k - mover) % k;
+        let tempo = if hostile == 0 {
             s.best_gain
         } else {
-            s.worst
+            s.worst[..hostile].iter().sum()
         };
-        v[c] = game.colour_state(colour).log_score + s.growth + s.other_losses + tempo;
+        // The threats not counted in the tempo (the mover's own worst is left out too: it
+        // will likely be answered or taken before an opponent can use it).
+        let counted: i32 = s.worst[..hostile.max(1)].iter().map(|&w| w.min(0)).sum();
+        let other_losses = (s.losses - counted) * OTHER_THREATS_SHARE / 1000;
+        v[c] = game.colour_state(colour).log_score + s.growth + other_losses + tempo;
     }
     v
 }

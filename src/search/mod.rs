@@ -251,7 +251,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
     }
 
     /// A PV cut short by a table hit is continued with the table's best moves, as far as
-    /// they are legal and the iteration's depth goes.
+    /// they are legal, the iteration's depth goes and the turn then ends.
     fn extend_pv<P: Position<Move = M>>(&mut self, pos: &mut P, pv: &mut Vec<M>, depth: usize) {
         if !self.features.tt {
             return;
@@ -260,7 +260,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
             pos.play(m);
         }
         let mut legal = Vec::new();
-        while pv.len() < depth.max(pos.plies_left().min(depth)) && !pos.is_terminal() {
+        while (pv.len() < depth || !pos.at_boundary()) && !pos.is_terminal() {
             let key = self.key(pos);
             let Some(e) = self.tt.probe(key) else { break };
             legal.clear();
