@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 
 /// (name, side, players, random turns played first, depth in plies)
 const POSITIONS: &[(&str, usize, usize, usize, usize)] = &[
-    ("opening 5x2", 5, 2, 1, 4),
-    ("middle 5x2", 5, 2, 12, 4),
+    ("opening 5x2", 5, 2, 1, 5),
+    ("middle 5x2", 5, 2, 12, 6),
     ("end 5x2", 5, 2, 24, 12),
-    ("middle 5x3", 5, 3, 6, 3),
+    ("middle 5x3", 5, 3, 6, 5),
 ];
 
 /// Runs the bench and returns its report; the last line is `nodes <total> nps <rate>`.
@@ -37,12 +37,7 @@ pub fn run(options: &SearchOptions) -> String {
         };
         let start = Instant::now();
         let result = searcher
-            .search(
-                &mut OmegaPosition::new(&mut game),
-                start,
-                limits,
-                |_| {},
-            )
+            .search(&mut OmegaPosition::new(&mut game), start, limits, |_| {})
             .expect("bench positions are not over");
         let elapsed = start.elapsed();
         total_nodes += result.nodes;

@@ -266,6 +266,11 @@ pub struct Game {
     hash: u64,
     history: Vec<Placement>,
     links: Vec<Link>,
+    /// Kept with the history so that the hot path divides nothing: the stones of the current
+    /// turn placed so far (the colour of the next stone), the player to move, whole turns.
+    phase: u8,
+    mover: u8,
+    turns: usize,
 }
 
 impl Game {
@@ -294,6 +299,9 @@ impl Game {
             hash: 0,
             history: Vec::with_capacity(n),
             links: Vec::with_capacity(n),
+            phase: 0,
+            mover: 0,
+            turns: 0,
         })
     }
 
@@ -329,27 +337,31 @@ impl Game {
 
     /// Whole turns played so far.
     pub fn turns_played(&self) -> usize {
-        self.history.len() / self.players
+        self.turns
     }
 
     /// The player whose turn it is (also in the middle of a turn, at stone level).
+    #[inline]
     pub fn to_move(&self) -> Colour {
-        Colour::from_index(self.turns_played() % self.players)
+        Colour::from_index(self.mover as usize)
     }
 
     /// The colour of the next stone of the current turn.
+    #[inline]
     pub fn next_stone_colour(&self) -> Colour {
-        Colour::from_index(self.history.len() % self.players)
+        Colour::from_index(self.phase as usize)
     }
 
+    #[inline]
     pub fn at_turn_boundary(&self) -> bool {
-        self.history.len().is_multiple_of(self.players)
+        self.phase == 0
     }
 
     /// The game ends just before white's turn when fewer than K*K cells are empty.
+    #[inline]
     pub fn is_over(&self) -> bool {
         let k = self.players;
-        self.history.len().is_multiple_of(k * k) && self.empties.len() < k * k
+        self.phase == 0 && self.mover == 0 && self.empties.len() < k * k
     }
 
     /// Whole turns in a complete game: every round of K turns takes K*K cells, and a round
@@ -527,12 +539,33 @@ impl Game {
             empty_index: index,
             before,
         });
+        self.phase += 1;
+        if self.phase as usize == self.players {
+            self.phase = 0;
+            self.turns += 1;
+            self.mover = if self.mover as usize + 1 == self.players {
+                0
+            } else {
+                self.mover + 1
+            };
+        }
     }
 
     /// Takes back the last stone placed. Contract: unplace is called in reverse order of
     /// place, and only when a stone has been placed; the state is then exactly as before.
     pub fn unplace(&mut self) {
         let p = self.history.pop().expect("unplace without place");
+        if self.phase == 0 {
+            self.phase = self.players as u8 - 1;
+            self.turns -= 1;
+            self.mover = if self.mover == 0 {
+                self.players as u8 - 1
+            } else {
+                self.mover - 1
+            };
+        } else {
+            self.phase -= 1;
+        }
         for _ in 0..p.links {
             let Link { child, parent } = self.links.pop().expect("link logged");
             // Swapping the same two `next` pointers again splits the member lists apart.
@@ -701,6 +734,13 @@ impl Game {
             return Err("hash differs from recount".into());
         }
         let empty_count = self.stone[..n].iter().filter(|&&s| s == EMPTY).count();
+        let placed = self.history.len();
+        let k = self.players;
+        if (self.phase as usize, self.mover as usize, self.turns)
+            != (placed % k, placed / k % k, placed / k)
+        {
+            return Err("turn counters differ from the history".into());
+        }
         if empty_count != self.empties.len() || empty_count + self.history.len() != n {
             return Err("empty list has the wrong length".into());
         }

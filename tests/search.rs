@@ -34,7 +34,12 @@ fn search_value(game: &mut Game, depth: usize, features: Features) -> (Value, Ve
         nodes: None,
     };
     let it = searcher
-        .search(&mut OmegaPosition::new(game), Instant::now(), limits, |_| {})
+        .search(
+            &mut OmegaPosition::new(game),
+            Instant::now(),
+            limits,
+            |_| {},
+        )
         .expect("not over");
     (it.value, it.pv, it.exact)
 }

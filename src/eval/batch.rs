@@ -13,7 +13,8 @@
 //! positions), only faster.
 
 use super::{
-    cell_info, colour_cell_info, growth_weight, WORST_KEPT, relative, values_from_scans, CellInfo, ColourScan, Totals, NO_GROUP,
+    cell_info, colour_cell_info, growth_weight, relative, values_from_scans, CellInfo, ColourScan,
+    Totals, NO_GROUP, WORST_KEPT,
 };
 use crate::board::Cell;
 use crate::game::{ln1000, Colour, Game, MAX_PLAYERS};
@@ -59,7 +60,10 @@ impl Extremes {
     /// The largest and the [`WORST_KEPT`] smallest deltas of the cells not excluded, or
     /// `None` when too many kept cells are excluded to know them (the caller then rescans).
     fn without(&self, excluded: impl Fn(Cell) -> bool) -> Option<(i32, [i32; WORST_KEPT])> {
-        let best = self.top.iter().find(|&&(v, c)| v == i32::MIN || !excluded(c))?;
+        let best = self
+            .top
+            .iter()
+            .find(|&&(v, c)| v == i32::MIN || !excluded(c))?;
         let mut worst = [i32::MAX; WORST_KEPT];
         let mut n = 0;
         for &(v, c) in &self.bottom {
@@ -95,7 +99,11 @@ struct Parent<'a> {
     room_count: &'a mut [u16],
 }
 
-fn analyse_parent<'a>(game: &Game, info: &'a mut [CellInfo], room_count: &'a mut [u16]) -> Parent<'a> {
+fn analyse_parent<'a>(
+    game: &Game,
+    info: &'a mut [CellInfo],
+    room_count: &'a mut [u16],
+) -> Parent<'a> {
     let k = game.players();
     room_count.fill(0);
     let mut p = Parent {
