@@ -1,7 +1,7 @@
 //! The players that choose a turn: the search (default), and two baselines for tests and
 //! matches: `random` (uniform, seeded) and `greedy` (best single turn by the evaluation).
 
-use crate::board::Cell;
+use crate::board::{Board, Cell};
 use crate::eval;
 use crate::game::{Colour, Game};
 use crate::position::OmegaPosition;
@@ -107,9 +107,10 @@ impl Player {
             nodes: options.nodes,
         };
         let k = game.players();
+        let board = game.board().clone();
         let best = {
             let mut pos = OmegaPosition::new(&mut *game);
-            searcher.search(&mut pos, start, limits, log_iteration)
+            searcher.search(&mut pos, start, limits, |it| log_iteration(&board, it))
         };
         let mut turn: Vec<Cell> = best.map(|b| b.pv).unwrap_or_default();
         turn.truncate(k);
@@ -120,17 +121,23 @@ impl Player {
     }
 }
 
-fn log_iteration(it: &Iteration<Cell>) {
+/// One `info` line per finished iteration, to stderr through `log`; the PV in cell names,
+/// one stone a ply.
+fn log_iteration(board: &Board, it: &Iteration<Cell>) {
+    if !log::log_enabled!(log::Level::Info) {
+        return;
+    }
     let secs = it.elapsed.as_secs_f64().max(1e-9);
+    let pv: Vec<String> = it.pv.iter().map(|&c| board.name(c)).collect();
     log::info!(
-        "info depth {} score {}{} nodes {} nps {:.0} time {:.3} pv {:?}",
+        "info depth {} score {}{} nodes {} nps {:.0} time {:.3} pv {}",
         it.depth,
         it.value,
         if it.exact { " exact" } else { "" },
         it.nodes,
         it.nodes as f64 / secs,
         secs,
-        it.pv
+        pv.join(" ")
     );
 }
 

@@ -214,13 +214,24 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
                 self.extend_pv(pos, &mut pv, depth);
             }
             if self.stopped {
-                // 3. An unfinished iteration: keep its root move only if it was searched
-                // fully and beat the last finished iteration.
-                if let (Some(b), Some(v)) = (best.as_mut(), value) {
-                    if !pv.is_empty() && pv[0] != b.pv[0] && v > b.value {
+                // 3. An unfinished iteration: keep its best fully searched root move if it
+                // beat the last finished iteration, or if no iteration finished at all.
+                match (best.as_mut(), value) {
+                    (Some(b), Some(v)) if !pv.is_empty() && pv[0] != b.pv[0] && v > b.value => {
                         b.pv = pv;
                         b.value = v;
                     }
+                    (None, Some(v)) if !pv.is_empty() => {
+                        best = Some(Iteration {
+                            depth: depth - 1,
+                            value: v,
+                            nodes: self.nodes,
+                            elapsed: start.elapsed(),
+                            pv,
+                            exact: false,
+                        });
+                    }
+                    _ => {}
                 }
                 break;
             }
