@@ -266,7 +266,9 @@ pub fn evaluate(game: &Game, player: Colour) -> i32 {
 
 /// `values[p]` minus the mean of the others'. With 3-4 players the mean measured better than
 /// the strongest other (paranoid's usual choice): against two greedy players the search won
-/// 54 of 90 games with the mean, 41 of 90 with the maximum (0.2 s a turn, side 5).
+/// 54 of 90 games with the mean, 41 of 90 with the maximum (0.2 s a turn, side 5, the same
+/// openings; measured during development with an in-process harness that was not kept:
+/// omega-match with builds of both variants repeats it).
 pub fn relative(values: &[i32; MAX_PLAYERS], players: usize, player: Colour) -> i32 {
     let p = player.index();
     let others: i32 = (0..players).filter(|&c| c != p).map(|c| values[c]).sum();
