@@ -118,8 +118,17 @@ impl Engine {
         self.clocks = [control.fresh_clock(); 4];
     }
 
-    /// GTP `time_left`: `stones == 0` means main time is running.
+    /// GTP `time_left`: `stones == 0` means main time is running. Without `time_settings`
+    /// the clock it describes becomes the time control (absolute time, or a byo-yomi period),
+    /// so that a controller that only sends `time_left` is still obeyed.
     pub fn set_time_left(&mut self, colour: Colour, seconds: f64, stones: u32) {
+        if self.control == TimeControl::Default {
+            self.control = if stones == 0 {
+                TimeControl::from_gtp(seconds, 0.0, 0)
+            } else {
+                TimeControl::from_gtp(0.0, seconds, stones)
+            };
+        }
         let clock = &mut self.clocks[colour.index()];
         if stones == 0 {
             *clock = Clock {
@@ -134,5 +143,44 @@ impl Engine {
                 stones,
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::SearchOptions;
+
+    fn engine() -> Engine {
+        Engine::new(EngineConfig {
+            search: SearchOptions {
+                hash_mb: 1,
+                ..SearchOptions::default()
+            },
+            ..EngineConfig::default()
+        })
+    }
+
+    #[test]
+    fn time_left_alone_limits_the_search() {
+        let mut e = engine();
+        e.set_time_left(Colour::White, 0.3, 0);
+        let start = Instant::now();
+        e.genmove(Colour::White, true).unwrap();
+        // 0.3 s for the whole game: far less than the 1 s default for one turn.
+        assert!(start.elapsed().as_secs_f64() < 0.3, "{:?}", start.elapsed());
+        assert!(e.clocks[0].main < 0.3);
+    }
+
+    #[test]
+    fn genmove_charges_its_clock_and_reg_genmove_does_not() {
+        let mut e = engine();
+        e.set_time_control(TimeControl::from_gtp(5.0, 0.0, 0));
+        e.genmove(Colour::White, false).unwrap();
+        assert_eq!(e.clocks[0].main, 5.0);
+        assert_eq!(e.game().stones_placed(), 0);
+        e.genmove(Colour::White, true).unwrap();
+        assert!(e.clocks[0].main < 5.0);
+        assert_eq!(e.game().stones_placed(), 2);
     }
 }
