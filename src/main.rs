@@ -18,6 +18,9 @@ options:
                                   ignoring the clock
   --hash MB                       transposition table size in MiB (default: 64)
   --width W                       search only the W best moves at inner nodes (0 = all)
+  --disable LIST                  turn search enhancements off, for measuring them: a
+                                  comma-separated list of tt, killers, history, pvs, aspiration
+  --enable LIST                   turn them on (aspiration windows are off by default)
   -h, --help                      this text
   -V, --version                   the version
 
@@ -63,6 +66,21 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 options.config.search.hash_mb = number(value()?)?.clamp(1, 1 << 16) as usize
             }
             "--width" => options.config.search.features.width = number(value()?)? as usize,
+            "--disable" | "--enable" => {
+                let on = flag == "--enable";
+                let features = &mut options.config.search.features;
+                for name in value()?.split(',') {
+                    let switch = match name {
+                        "tt" => &mut features.tt,
+                        "killers" => &mut features.killers,
+                        "history" => &mut features.history,
+                        "pvs" => &mut features.pvs,
+                        "aspiration" => &mut features.aspiration,
+                        _ => return Err(format!("{flag}: unknown enhancement '{name}'")),
+                    };
+                    *switch = on;
+                }
+            }
             _ => return Err(format!("unknown option '{flag}'")),
         }
     }

@@ -63,7 +63,13 @@ fn search_with_every_enhancement_equals_minimax_on_tiny_positions() {
         (4, 4, 7, &[2, 4]),
         (3, 4, 3, &[4]),
     ];
+    // Every enhancement on (aspiration windows too, off by default), the defaults, and
+    // the defaults without the table or without PVS.
     let variants = [
+        Features {
+            aspiration: true,
+            ..Features::default()
+        },
         Features::default(),
         Features {
             tt: false,
@@ -71,7 +77,6 @@ fn search_with_every_enhancement_equals_minimax_on_tiny_positions() {
         },
         Features {
             pvs: false,
-            aspiration: false,
             ..Features::default()
         },
     ];

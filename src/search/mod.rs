@@ -71,7 +71,12 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
 }
 
-/// Which enhancements are on; all by default. Tests turn them off to compare with minimax.
+/// Which enhancements are on. Tests turn them off to compare with minimax; `omega bench
+/// --disable/--enable` measures them. Node counts of the bench (deterministic) with each one
+/// off, against 19.1 M with the defaults: table 68.6 M, killers 139.9 M, history 19.4 M,
+/// PVS 20.2 M; aspiration windows *on* (250 wide) 19.1 M against 15.7 M off, 20.3 M at 800,
+/// 15.7 M at 2000: they do not pay here (the value swings between depths as turns
+/// complete), so they are off by default.
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
     pub tt: bool,
@@ -91,7 +96,7 @@ impl Default for Features {
             killers: true,
             history: true,
             pvs: true,
-            aspiration: true,
+            aspiration: false,
             width: 0,
         }
     }
