@@ -4,10 +4,11 @@
 //! carries the label (root) of its group, and a union relabels the smaller groups, walking
 //! their members through a circular member list. A find is then one read, and there is no
 //! path compression to undo: every placement is taken back exactly from an undo log (the
-//! unions it made, in reverse). Union by size keeps the relabelling at O(log n) a stone. Each colour's score (the exact
-//! product of its group sizes) and a few shape counters used by the evaluation are kept
-//! current at every placement; nothing here ever recounts the board, except
-//! [`Game::check_consistency`], which exists to check exactly that.
+//! unions it made, in reverse). Union by size keeps the relabelling at O(log n) a stone.
+//!
+//! Each colour's score (the exact product of its group sizes) and a few shape counters used
+//! by the evaluation are kept current at every placement; nothing here ever recounts the
+//! board, except [`Game::check_consistency`], which exists to check exactly that.
 //!
 //! Two levels of moves:
 //! - stone level, for the search: [`Game::place`] puts the next stone of the turn (its colour
@@ -15,9 +16,16 @@
 //! - turn level, for users: [`Game::play_turn`] validates and plays a whole turn,
 //!   [`Game::undo_turn`] takes the last whole turn back.
 
+mod colour;
+mod consistency;
+mod tables;
+
+pub use colour::{Colour, MoveError, SetupError};
+pub use tables::ln1000;
+
 use crate::board::{Board, Cell, Coord};
-use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+use tables::zobrist;
 
 pub const MIN_PLAYERS: usize = 2;
 pub const MAX_PLAYERS: usize = 4;
@@ -26,102 +34,6 @@ const EMPTY: u8 = u8::MAX;
 
 /// Sizes at and above this share the last bucket of [`ColourState::size_counts`].
 pub const SIZE_BUCKETS: usize = 8;
-
-/// The four colours, in turn order. Player k owns colour k.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Colour {
-    White = 0,
-    Black = 1,
-    Red = 2,
-    Blue = 3,
-}
-
-impl Colour {
-    pub const ALL: [Colour; MAX_PLAYERS] =
-        [Colour::White, Colour::Black, Colour::Red, Colour::Blue];
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    pub fn from_index(i: usize) -> Colour {
-        Colour::ALL[i]
-    }
-
-    pub fn name(self) -> &'static str {
-        ["white", "black", "red", "blue"][self.index()]
-    }
-
-    /// The one-letter mark used on drawn boards.
-    pub fn mark(self) -> char {
-        ['W', 'B', 'R', 'U'][self.index()]
-    }
-
-    /// Accepts the full names and `w`/`b`, case-insensitively.
-    pub fn parse(word: &str) -> Option<Colour> {
-        match word.to_ascii_lowercase().as_str() {
-            "white" | "w" => Some(Colour::White),
-            "black" | "b" => Some(Colour::Black),
-            "red" => Some(Colour::Red),
-            "blue" => Some(Colour::Blue),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Colour {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A refused game set-up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SetupError {
-    Side(usize),
-    Players(usize),
-}
-
-/// Why a turn is illegal. The game is unchanged whenever one is returned.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    GameOver,
-    /// The colour is not in this game (red or blue with fewer players).
-    NotPlaying(Colour),
-    NotYourTurn {
-        expected: Colour,
-        got: Colour,
-    },
-    WrongStoneCount {
-        expected: usize,
-        got: usize,
-    },
-    OffBoard(Coord),
-    Occupied(Coord),
-    Repeated(Coord),
-}
-
-fn coord_name(c: Coord) -> String {
-    format!("{}{}", crate::board::column_letter(c.col), c.row + 1)
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::GameOver => write!(f, "game is over"),
-            MoveError::NotPlaying(c) => write!(f, "{c} is not playing"),
-            MoveError::NotYourTurn { expected, got } => {
-                write!(f, "it is {expected}'s turn, not {got}'s")
-            }
-            MoveError::WrongStoneCount { expected, got } => {
-                write!(f, "a turn places {expected} stones, got {got}")
-            }
-            MoveError::OffBoard(c) => write!(f, "{} is off the board", coord_name(*c)),
-            MoveError::Occupied(c) => write!(f, "{} is occupied", coord_name(*c)),
-            MoveError::Repeated(c) => write!(f, "{} is given twice", coord_name(*c)),
-        }
-    }
-}
 
 /// Everything kept per colour, copied whole into the undo log at each placement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -183,65 +95,6 @@ fn relabel(label: &mut [Cell], next: &[Cell], start: Cell, root: Cell) {
             break;
         }
     }
-}
-
-/// `round(1000 ln(s))` for every group size a board can hold.
-#[inline]
-pub fn ln1000(size: usize) -> i32 {
-    LN1000[size]
-}
-
-/// Built at compile time so that the hot path reads a plain array.
-static LN1000: [i32; MAX_CELLS + 1] = ln1000_table();
-
-const fn ln1000_table() -> [i32; MAX_CELLS + 1] {
-    let mut table = [0; MAX_CELLS + 1];
-    let mut s = 1;
-    while s <= MAX_CELLS {
-        table[s] = (const_ln(s as f64) * 1000.0 + 0.5) as i32;
-        s += 1;
-    }
-    table
-}
-
-/// ln(x) for x >= 1: x = m 2^e with m in [1, 2), ln m = 2 atanh((m-1)/(m+1)) by its series
-/// (|y| <= 1/3, so 40 terms are far past f64 precision).
-const fn const_ln(x: f64) -> f64 {
-    let mut m = x;
-    let mut e = 0.0;
-    while m >= 2.0 {
-        m /= 2.0;
-        e += 1.0;
-    }
-    let y = (m - 1.0) / (m + 1.0);
-    let mut term = y;
-    let mut sum = 0.0;
-    let mut k = 0;
-    while k < 40 {
-        sum += term / (2 * k + 1) as f64;
-        term *= y * y;
-        k += 1;
-    }
-    e * std::f64::consts::LN_2 + 2.0 * sum
-}
-
-/// Zobrist keys, one per colour and cell, from a fixed-seed splitmix64 so that hashes are the
-/// same on every run (reproducible searches).
-fn zobrist(colour: usize, cell: Cell) -> u64 {
-    static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let mut state: u64 = 0x0e6a_5eed_0f0e_6a00;
-        (0..MAX_PLAYERS * MAX_CELLS)
-            .map(|_| {
-                // splitmix64 (Steele, Lea, Flood 2014)
-                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                z ^ (z >> 31)
-            })
-            .collect()
-    })[colour * MAX_CELLS + cell as usize]
 }
 
 /// A game of Omega in progress.
@@ -656,131 +509,5 @@ impl Game {
             .chunks(self.players)
             .map(|t| t.iter().map(|p| p.cell).collect())
             .collect()
-    }
-
-    /// Rebuilds groups, scores, counters, hash and the empty list from the stones alone and
-    /// compares them with the incremental state. For tests; O(cells).
-    pub fn check_consistency(&self) -> Result<(), String> {
-        let n = self.board.cell_count();
-        let mut expected = [ColourState::default(); MAX_PLAYERS];
-        let mut hash = 0u64;
-        let mut seen = vec![false; n];
-        let mut group_of = vec![usize::MAX; n];
-        for start in self.board.cells() {
-            let Some(colour) = self.stone(start) else {
-                continue;
-            };
-            hash ^= zobrist(colour.index(), start);
-            if seen[start as usize] {
-                continue;
-            }
-            // Flood fill one group.
-            let mut stack = vec![start];
-            let mut members = Vec::new();
-            seen[start as usize] = true;
-            while let Some(c) = stack.pop() {
-                members.push(c);
-                for &nb in self.board.neighbours(c) {
-                    if !seen[nb as usize] && self.stone(nb) == Some(colour) {
-                        seen[nb as usize] = true;
-                        stack.push(nb);
-                    }
-                }
-            }
-            let state = &mut expected[colour.index()];
-            state.score = state.score.max(1) * members.len() as u128;
-            state.stones += members.len() as u16;
-            state.add_group(members.len(), 1);
-            let root = self.root(start);
-            if self.size[root as usize] as usize != members.len() {
-                return Err(format!(
-                    "group at {} has size {} but union-find says {}",
-                    self.board.name(start),
-                    members.len(),
-                    self.size[root as usize]
-                ));
-            }
-            let mut listed = 1;
-            let mut m = self.next[root as usize];
-            while m != root && listed <= members.len() {
-                listed += 1;
-                m = self.next[m as usize];
-            }
-            if listed != members.len() {
-                return Err(format!(
-                    "member list of {} is wrong",
-                    self.board.name(start)
-                ));
-            }
-            for &m in &members {
-                if self.root(m) != root {
-                    return Err(format!(
-                        "{} not in the union-find group of {}",
-                        self.board.name(m),
-                        self.board.name(start)
-                    ));
-                }
-                group_of[m as usize] = start as usize;
-            }
-        }
-        if expected != self.colours {
-            return Err(format!(
-                "colour states differ: recount {:?}, incremental {:?}",
-                &expected[..self.players],
-                &self.colours[..self.players]
-            ));
-        }
-        if hash != self.hash {
-            return Err("hash differs from recount".into());
-        }
-        let empty_count = self.stone[..n].iter().filter(|&&s| s == EMPTY).count();
-        let placed = self.history.len();
-        let k = self.players;
-        if (self.phase as usize, self.mover as usize, self.turns)
-            != (placed % k, placed / k % k, placed / k)
-        {
-            return Err("turn counters differ from the history".into());
-        }
-        if empty_count != self.empties.len() || empty_count + self.history.len() != n {
-            return Err("empty list has the wrong length".into());
-        }
-        for c in self.board.cells() {
-            let touching = self
-                .board
-                .neighbours(c)
-                .iter()
-                .filter(|&&m| self.stone[m as usize] != EMPTY)
-                .count();
-            if touching != self.stone_neighbours[c as usize] as usize {
-                return Err(format!(
-                    "stone neighbour count wrong at {}",
-                    self.board.name(c)
-                ));
-            }
-        }
-        for (i, &c) in self.empties.iter().enumerate() {
-            if self.stone[c as usize] != EMPTY || self.empty_index[c as usize] as usize != i {
-                return Err(format!("empty list wrong at {}", self.board.name(c)));
-            }
-        }
-        for (i, p) in self.history.iter().enumerate() {
-            if p.colour as usize != i % self.players || self.stone[p.cell as usize] != p.colour {
-                return Err("history does not match the stones".into());
-            }
-        }
-        Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn compile_time_logs_match_the_library() {
-        for s in 1..=MAX_CELLS {
-            let want = ((s as f64).ln() * 1000.0).round() as i32;
-            assert_eq!(ln1000(s), want, "size {s}");
-        }
     }
 }
