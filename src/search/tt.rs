@@ -26,16 +26,25 @@ pub struct TranspositionTable<M> {
 }
 
 impl<M: Copy> TranspositionTable<M> {
-    /// A table of at most `megabytes` MiB (a power of two of entries, at least 1024).
+    /// A table of at most `megabytes` MiB (a power of two of entries, at least 1024). When
+    /// the memory cannot be had, the table halves until it can, rather than aborting.
     pub fn new(megabytes: usize) -> TranspositionTable<M> {
         let entry = std::mem::size_of::<Option<Entry<M>>>();
-        let wanted = (megabytes.max(1) << 20) / entry;
+        let wanted = (megabytes.max(1).min(1 << 20) << 20) / entry;
         let mut len = 1024;
         while len * 2 <= wanted {
             len *= 2;
         }
+        let mut entries = Vec::new();
+        while len > 1024 && entries.try_reserve_exact(len).is_err() {
+            len /= 2;
+        }
+        entries.resize(len, None);
+        if len < wanted / 2 {
+            log::warn!("transposition table reduced to {} MiB", (len * entry) >> 20);
+        }
         TranspositionTable {
-            entries: vec![None; len],
+            entries,
             mask: len - 1,
         }
     }
