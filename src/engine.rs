@@ -25,14 +25,6 @@ impl Default for EngineConfig {
     }
 }
 
-/// Why `genmove` produced no turn.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GenmoveError {
-    GameOver,
-    NotPlaying(Colour),
-    NotYourTurn { expected: Colour, got: Colour },
-}
-
 pub struct Engine {
     game: Game,
     control: TimeControl,
@@ -86,19 +78,8 @@ impl Engine {
 
     /// Chooses a turn for `colour` within its time and, when `commit`, plays it and charges
     /// its clock (`reg_genmove` passes false).
-    pub fn genmove(&mut self, colour: Colour, commit: bool) -> Result<Vec<Cell>, GenmoveError> {
-        if colour.index() >= self.game.players() {
-            return Err(GenmoveError::NotPlaying(colour));
-        }
-        if self.game.is_over() {
-            return Err(GenmoveError::GameOver);
-        }
-        if colour != self.game.to_move() {
-            return Err(GenmoveError::NotYourTurn {
-                expected: self.game.to_move(),
-                got: colour,
-            });
-        }
+    pub fn genmove(&mut self, colour: Colour, commit: bool) -> Result<Vec<Cell>, MoveError> {
+        self.game.check_mover(colour)?;
         let start = Instant::now();
         let own_turns_left = self.game.turns_left().div_ceil(self.game.players());
         let limits = timeman::limits(&self.control, &self.clocks[colour.index()], own_turns_left);
@@ -123,11 +104,12 @@ impl Engine {
     /// so that a controller that only sends `time_left` is still obeyed.
     pub fn set_time_left(&mut self, colour: Colour, seconds: f64, stones: u32) {
         if self.control == TimeControl::Default {
-            self.control = if stones == 0 {
+            // Every colour gets this clock, not only the one named.
+            self.set_time_control(if stones == 0 {
                 TimeControl::from_gtp(seconds, 0.0, 0)
             } else {
                 TimeControl::from_gtp(0.0, seconds, stones)
-            };
+            });
         }
         let clock = &mut self.clocks[colour.index()];
         if stones == 0 {
@@ -182,5 +164,22 @@ mod tests {
         e.genmove(Colour::White, true).unwrap();
         assert!(e.clocks[0].main < 5.0);
         assert_eq!(e.game().stones_placed(), 2);
+    }
+}
+
+#[cfg(test)]
+mod time_left_tests {
+    use super::*;
+
+    #[test]
+    fn time_left_for_one_colour_without_settings_gives_the_others_a_clock_too() {
+        let mut e = Engine::new(EngineConfig::default());
+        e.set_time_left(Colour::Black, 300.0, 0);
+        for clock in &e.clocks {
+            assert_eq!(clock.main, 300.0);
+        }
+        let own_turns = e.game().turns_left().div_ceil(2);
+        let limits = timeman::limits(&e.control, &e.clocks[0], own_turns);
+        assert!(limits.hard.as_secs_f64() > 1.0, "{limits:?}");
     }
 }

@@ -66,12 +66,15 @@ pub struct Player {
 }
 
 impl Player {
+    /// The search player allocates its table here, not inside the first timed move.
     pub fn new(kind: PlayerKind, seed: u64, options: SearchOptions) -> Player {
+        let searcher =
+            (kind == PlayerKind::Search).then(|| Searcher::new(options.hash_mb, options.features));
         Player {
             kind,
             seed,
             options,
-            searcher: None,
+            searcher,
         }
     }
 

@@ -45,9 +45,6 @@ impl Position for OmegaPosition<'_> {
     fn moves(&self, out: &mut Vec<Cell>) {
         if !self.game.is_over() {
             out.extend_from_slice(self.game.empties());
-            // The empty list's order depends on history; sorting makes equal positions
-            // search equally (reproducible moves).
-            out.sort_unstable();
         }
     }
 
@@ -76,10 +73,7 @@ impl Position for OmegaPosition<'_> {
     }
 
     fn leaf_children(&mut self, player: usize, moves: &[Cell], out: &mut Vec<Value>) {
-        let k = self.game.players();
-        let children_end = self.game.empties().len() - 1 < k * k
-            && (self.game.stones_placed() + 1).is_multiple_of(k * k);
-        if children_end || self.game.empties().len() < 3 {
+        if self.game.next_stone_ends_game() || self.game.empties().len() < 3 {
             for &m in moves {
                 self.game.place(m);
                 out.push(self.evaluate(player));

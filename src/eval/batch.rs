@@ -199,9 +199,13 @@ pub fn leaf_children_values(
         around.clear();
         cells_around_group(game, group, star, parent.info, redone, around);
         // A cell next to x that was room for another small group touches two groups now.
+        // (A cell next to a joined group was room for that group or for none.)
         let mut lost: [(Cell, u16); 6] = [(NO_GROUP, 0); 6];
         let mut lost_n = 0;
-        for &(cell, _, _) in around.iter() {
+        for &cell in game.board().neighbours(x) {
+            if game.stone_index(cell) != u8::MAX {
+                continue;
+            }
             let h = parent.info[cell as usize].room_for[star];
             if h == NO_GROUP || joined.contains(&h) {
                 continue;
@@ -226,7 +230,6 @@ pub fn leaf_children_values(
         // The cells analysed again leave their old deltas and bring new ones; x leaves.
         let mut totals = Totals {
             growth,
-            losses: parent.losses[star] - parent.info[x as usize].delta[star].min(0),
             ..Totals::EMPTY
         };
         match parent.extremes[star].without(|cell| cell == x || redone[cell as usize]) {
@@ -237,9 +240,9 @@ pub fn leaf_children_values(
                         totals.add(parent.info[cell as usize].delta[star]);
                     }
                 }
-                totals.losses = parent.losses[star] - parent.info[x as usize].delta[star].min(0);
             }
         }
+        totals.losses = parent.losses[star] - parent.info[x as usize].delta[star].min(0);
         for &(cell, delta, _) in around.iter() {
             totals.losses -= parent.info[cell as usize].delta[star].min(0);
             totals.add(delta);
@@ -326,9 +329,7 @@ mod tests {
                     let cell = game.empties()[seed as usize % game.empties().len()];
                     game.place(cell);
                 }
-                let children_end = game.empties().len() - 1 < players * players
-                    && (game.stones_placed() + 1).is_multiple_of(players * players);
-                if children_end || game.empties().len() < 3 {
+                if game.next_stone_ends_game() || game.empties().len() < 3 {
                     continue;
                 }
                 let moves = game.empties().to_vec();

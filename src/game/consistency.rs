@@ -10,7 +10,6 @@ impl Game {
         let mut expected = [ColourState::default(); MAX_PLAYERS];
         let mut hash = 0u64;
         let mut seen = vec![false; n];
-        let mut group_of = vec![usize::MAX; n];
         for start in self.board.cells() {
             let Some(colour) = self.stone(start) else {
                 continue;
@@ -65,7 +64,6 @@ impl Game {
                         self.board.name(start)
                     ));
                 }
-                group_of[m as usize] = start as usize;
             }
         }
         if expected != self.colours {
@@ -81,9 +79,7 @@ impl Game {
         let empty_count = self.stone[..n].iter().filter(|&&s| s == EMPTY).count();
         let placed = self.history.len();
         let k = self.players;
-        if (self.phase as usize, self.mover as usize, self.turns)
-            != (placed % k, placed / k % k, placed / k)
-        {
+        if (self.phase as usize, self.mover as usize) != (placed % k, placed / k % k) {
             return Err("turn counters differ from the history".into());
         }
         if empty_count != self.empties.len() || empty_count + self.history.len() != n {

@@ -120,10 +120,9 @@ pub struct Game {
     history: Vec<Placement>,
     links: Vec<Link>,
     /// Kept with the history so that the hot path divides nothing: the stones of the current
-    /// turn placed so far (the colour of the next stone), the player to move, whole turns.
+    /// turn placed so far (the colour of the next stone) and the player to move.
     phase: u8,
     mover: u8,
-    turns: usize,
 }
 
 impl Game {
@@ -154,7 +153,6 @@ impl Game {
             links: Vec::with_capacity(n),
             phase: 0,
             mover: 0,
-            turns: 0,
         })
     }
 
@@ -190,7 +188,7 @@ impl Game {
 
     /// Whole turns played so far.
     pub fn turns_played(&self) -> usize {
-        self.turns
+        self.history.len() / self.players
     }
 
     /// The player whose turn it is (also in the middle of a turn, at stone level).
@@ -215,6 +213,15 @@ impl Game {
     pub fn is_over(&self) -> bool {
         let k = self.players;
         self.phase == 0 && self.mover == 0 && self.empties.len() < k * k
+    }
+
+    /// Whether the next stone ends the game (it completes a round after which fewer than K*K
+    /// cells are empty).
+    pub fn next_stone_ends_game(&self) -> bool {
+        let k = self.players;
+        self.phase as usize == k - 1
+            && self.mover as usize == k - 1
+            && self.empties.len() - 1 < k * k
     }
 
     /// Whole turns in a complete game: every round of K turns takes K*K cells, and a round
@@ -395,7 +402,6 @@ impl Game {
         self.phase += 1;
         if self.phase as usize == self.players {
             self.phase = 0;
-            self.turns += 1;
             self.mover = if self.mover as usize + 1 == self.players {
                 0
             } else {
@@ -410,7 +416,6 @@ impl Game {
         let p = self.history.pop().expect("unplace without place");
         if self.phase == 0 {
             self.phase = self.players as u8 - 1;
-            self.turns -= 1;
             self.mover = if self.mover == 0 {
                 self.players as u8 - 1
             } else {
@@ -449,9 +454,15 @@ impl Game {
             .collect()
     }
 
-    /// Checks that `player` may play `cells` as a whole turn now, changing nothing.
-    pub fn check_turn(&self, player: Colour, cells: &[Cell]) -> Result<(), MoveError> {
-        if player.index() >= self.players {
+    /// Whether `colour` is one of the colours in play.
+    pub fn in_game(&self, colour: Colour) -> bool {
+        colour.index() < self.players
+    }
+
+    /// Checks that `player` is the one to take the next turn: in the game, the game not
+    /// over, and its turn.
+    pub fn check_mover(&self, player: Colour) -> Result<(), MoveError> {
+        if !self.in_game(player) {
             return Err(MoveError::NotPlaying(player));
         }
         if self.is_over() {
@@ -463,6 +474,12 @@ impl Game {
                 got: player,
             });
         }
+        Ok(())
+    }
+
+    /// Checks that `player` may play `cells` as a whole turn now, changing nothing.
+    pub fn check_turn(&self, player: Colour, cells: &[Cell]) -> Result<(), MoveError> {
+        self.check_mover(player)?;
         if cells.len() != self.players {
             return Err(MoveError::WrongStoneCount {
                 expected: self.players,

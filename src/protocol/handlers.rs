@@ -3,8 +3,7 @@
 use super::commands::{Command, COMMANDS};
 use super::{render, Reply, Session};
 use crate::board::{parse_coord, NotationError};
-use crate::engine::GenmoveError;
-use crate::game::Colour;
+use crate::game::{Colour, MoveError};
 use crate::timeman::TimeControl;
 
 /// Runs one parsed command. On any error the game is exactly as it was.
@@ -82,9 +81,9 @@ fn set_up(session: &mut Session, side: Option<u64>, players: Option<u64>, refusa
 }
 
 fn in_game(session: &Session, colour: Colour) -> Result<(), String> {
-    match colour.index() < session.engine.game().players() {
+    match session.engine.game().in_game(colour) {
         true => Ok(()),
-        false => Err(format!("{colour} is not playing")),
+        false => Err(MoveError::NotPlaying(colour).to_string()),
     }
 }
 
@@ -114,11 +113,7 @@ fn genmove(session: &mut Session, colour: Colour, commit: bool) -> Reply {
                 .collect::<Vec<_>>()
                 .join(" "))
         }
-        Err(GenmoveError::GameOver) => Err("game is over".into()),
-        Err(GenmoveError::NotPlaying(c)) => Err(format!("{c} is not playing")),
-        Err(GenmoveError::NotYourTurn { expected, got }) => {
-            Err(format!("it is {expected}'s turn, not {got}'s"))
-        }
+        Err(e) => Err(e.to_string()),
     }
 }
 

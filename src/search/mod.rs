@@ -28,7 +28,7 @@ pub const WIN: Value = 1 << 24;
 /// (hash included).
 pub trait Position {
     type Move: Copy + Eq + Default + std::fmt::Debug;
-    /// Appends the legal moves of this ply; none exactly when `is_terminal`.
+    /// Appends the legal moves of this ply, in any order; none exactly when `is_terminal`.
     fn moves(&self, out: &mut Vec<Self::Move>);
     fn play(&mut self, m: Self::Move);
     fn undo(&mut self);
@@ -220,9 +220,10 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
             }
             if self.stopped {
                 // 3. An unfinished iteration: keep its best fully searched root move if it
-                // beat the last finished iteration, or if no iteration finished at all.
+                // beat the last iteration's move (searched first, as the table move, so any
+                // other move in the PV beat it at this depth), or if no iteration finished.
                 match (best.as_mut(), value) {
-                    (Some(b), Some(v)) if !pv.is_empty() && pv[0] != b.pv[0] && v > b.value => {
+                    (Some(b), Some(v)) if !pv.is_empty() && pv[0] != b.pv[0] => {
                         b.pv = pv;
                         b.value = v;
                     }
@@ -381,7 +382,9 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
         if self.features.tt {
             if let Some(e) = self.tt.probe(key) {
                 tt_move = Some(e.mv);
-                if ply > 0 && e.depth as i32 >= depth {
+                // Entries of width-pruned iterations must not cut an exact one.
+                let trusted = !self.exact || self.features.width == 0;
+                if ply > 0 && e.depth as i32 >= depth && trusted {
                     let cut = match e.bound {
                         Bound::Exact => true,
                         Bound::Lower => e.value >= beta,
@@ -412,8 +415,9 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
                 .map(|&m| (self.move_order(pos, m, ply, tt_move), m)),
         );
         self.move_lists[ply] = moves;
-        // Stable, so that equal moves keep the position's order: reproducible searches.
-        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        // Equal scores in move-slot order, whatever order the position listed them in, so
+        // that the same position is searched the same way: reproducible searches.
+        scored.sort_unstable_by_key(|&(score, m)| (std::cmp::Reverse(score), pos.move_slot(m)));
         if self.features.width > 0 && ply > 0 && !self.exact {
             scored.truncate(self.features.width);
         }
@@ -495,9 +499,12 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
         values.clear();
         pos.leaf_children(self.root_player, &moves, &mut values);
         self.nodes += moves.len() as u64;
+        // The best child; among equals the lowest move slot (reproducible, as in step 5).
         let (mut best_value, mut best_move) = (-INFINITY, moves[0]);
         for (&m, &v) in moves.iter().zip(&values) {
-            if sign * v > best_value {
+            let better = sign * v > best_value
+                || (sign * v == best_value && pos.move_slot(m) < pos.move_slot(best_move));
+            if better {
                 best_value = sign * v;
                 best_move = m;
             }
