@@ -30,7 +30,7 @@ impl<M: Copy> TranspositionTable<M> {
     /// the memory cannot be had, the table halves until it can, rather than aborting.
     pub fn new(megabytes: usize) -> TranspositionTable<M> {
         let entry = std::mem::size_of::<Option<Entry<M>>>();
-        let wanted = (megabytes.max(1).min(1 << 20) << 20) / entry;
+        let wanted = (megabytes.clamp(1, 1 << 20) << 20) / entry;
         let mut len = 1024;
         while len * 2 <= wanted {
             len *= 2;
