@@ -355,6 +355,8 @@ fn bad_flags_exit_2_and_help_prints_usage() {
         vec!["--engine", "x"],
         vec!["--engine", "x", "--engine", "y", "--games", "many"],
         vec!["--engine", "x", "--engine", "'y", "--games", "1"],
+        vec!["--engine", "x", "--engine", "y", "--movetime", "1e300"],
+        vec!["--engine", "x", "--engine", "y", "--time", "-1"],
         vec!["--bogus"],
     ] {
         let (out, _) = run(&args);

@@ -85,13 +85,17 @@ fn number<T: std::str::FromStr>(flag: &str, word: &str) -> Result<T, CliError> {
         .map_err(|_| usage(format!("{flag}: '{word}' is not a valid number")))
 }
 
+/// Time flags above this (about 31 years, the engine's own cap) are refused: every wait the
+/// driver derives from them must fit in a `Duration`.
+const MAX_SECONDS: f64 = crate::protocol::commands::MAX_SECONDS;
+
 fn seconds(flag: &str, word: &str) -> Result<f64, CliError> {
     let x: f64 = number(flag, word)?;
-    if x.is_finite() && x > 0.0 {
+    if x.is_finite() && x > 0.0 && x <= MAX_SECONDS {
         Ok(x)
     } else {
         Err(usage(format!(
-            "{flag}: expected a positive number of seconds, got '{word}'"
+            "{flag}: expected a positive number of seconds up to {MAX_SECONDS}, got '{word}'"
         )))
     }
 }

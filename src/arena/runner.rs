@@ -23,6 +23,8 @@ use std::time::Duration;
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_SETUP: i32 = 1;
 pub const EXIT_INTERRUPTED: i32 = 130;
+/// A game worker failed (a bug of the driver, not of an engine): EX_SOFTWARE.
+pub const EXIT_INTERNAL: i32 = 70;
 
 /// One finished game, sent from a worker to the main thread.
 struct Finished {
@@ -287,9 +289,12 @@ pub fn run(config: Config, interrupt: Arc<AtomicBool>) -> i32 {
             Err(RecvTimeoutError::Disconnected) => break,
         }
     }
-    for h in handles {
-        let _ = h.join();
-    }
+    // A worker that panicked is a bug of the driver: the run must not look successful.
+    let panicked = handles
+        .into_iter()
+        .map(|h| h.join())
+        .filter(Result::is_err)
+        .count();
     let pool = std::mem::take(&mut *shared.pool.lock().expect("pool lock"));
     for p in pool.into_iter().flatten() {
         p.quit();
@@ -305,7 +310,10 @@ pub fn run(config: Config, interrupt: Arc<AtomicBool>) -> i32 {
         tally.games()
     );
     print!("{}", tally.summary(sprt.as_ref()));
-    if interrupted {
+    if panicked > 0 {
+        eprintln!("omega-match: internal error: {panicked} game worker(s) failed");
+        EXIT_INTERNAL
+    } else if interrupted {
         EXIT_INTERRUPTED
     } else {
         EXIT_OK

@@ -85,15 +85,17 @@ fn main() {
             }
             "boardsize" | "players" | "clear_board" => {
                 let n = args.first().and_then(|a| a.parse().ok());
-                match (cmd, n) {
-                    ("boardsize", Some(n)) => side = n,
-                    ("players", Some(n)) => players = n,
-                    _ => {}
-                }
-                genmoves = 0;
-                Game::new(side, players)
-                    .map(|g| game = g)
-                    .map(|_| String::new())
+                let (new_side, new_players) = match (cmd, n) {
+                    ("boardsize", Some(n)) => (n, players),
+                    ("players", Some(n)) => (side, n),
+                    _ => (side, players),
+                };
+                // A refused set-up changes nothing.
+                Game::new(new_side, new_players)
+                    .map(|g| {
+                        (game, side, players, genmoves) = (g, new_side, new_players, 0);
+                        String::new()
+                    })
                     .map_err(|e| format!("{e:?}"))
             }
             "time_settings" | "time_left" => Ok(String::new()),
