@@ -106,8 +106,8 @@ fn a_whole_game_under_ten_seconds_absolute_uses_at_most_ten_seconds() {
     assert_eq!(engine.ask("time_settings 10 0 0").0, "=");
     let mut used = Duration::ZERO;
     loop {
-        let left = 10.0 - used.as_secs_f64();
-        engine.ask(&format!("time_left white {left:.3} 0"));
+        let left = (10.0 - used.as_secs_f64()).max(0.0);
+        assert_eq!(engine.ask(&format!("time_left white {left:.3} 0")).0, "=");
         let (answer, took) = engine.ask("genmove white");
         if answer == "? game is over" {
             break;

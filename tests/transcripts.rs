@@ -273,7 +273,8 @@ fn harness_detects_a_difference() {
     assert!(flags(b"name\n").is_empty());
     let run = run_engine(&[], b"name\n".to_vec());
     assert_eq!(run.status, Some(0));
-    assert_ne!(run.stdout, b"= omega\n");
+    // The answer and its empty line, exactly: one byte less or more is a difference.
+    assert_eq!(run.stdout, b"= omega\n\n");
 }
 
 /// protocol.md shows the example transcripts and the empty side-3 board exactly as the
