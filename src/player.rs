@@ -110,10 +110,15 @@ impl Player {
             nodes: options.nodes,
         };
         let k = game.players();
-        let board = game.board().clone();
+        // The board names the PV's cells in the log; copied only when the log is on.
+        let board = log::log_enabled!(log::Level::Info).then(|| game.board().clone());
         let best = {
             let mut pos = OmegaPosition::new(&mut *game);
-            searcher.search(&mut pos, start, limits, |it| log_iteration(&board, it))
+            searcher.search(&mut pos, start, limits, |it| {
+                if let Some(board) = &board {
+                    log_iteration(board, it);
+                }
+            })
         };
         let mut turn: Vec<Cell> = best.map(|b| b.pv).unwrap_or_default();
         turn.truncate(k);
@@ -127,9 +132,6 @@ impl Player {
 /// One `info` line per finished iteration, to stderr through `log`; the PV in cell names,
 /// one stone a ply.
 fn log_iteration(board: &Board, it: &Iteration<Cell>) {
-    if !log::log_enabled!(log::Level::Info) {
-        return;
-    }
     let secs = it.elapsed.as_secs_f64().max(1e-9);
     let pv: Vec<String> = it.pv.iter().map(|&c| board.name(c)).collect();
     log::info!(
@@ -147,12 +149,17 @@ fn log_iteration(board: &Board, it: &Iteration<Cell>) {
 /// K distinct empty cells, uniformly, from a generator seeded by the seed and the position,
 /// so that the same position gives the same turn on every run.
 pub fn random_turn(game: &Game, seed: u64) -> Vec<Cell> {
+    let mix = game.hash() ^ (game.stones_placed() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    random_turn_with(game, &mut StdRng::seed_from_u64(seed ^ mix))
+}
+
+/// K distinct empty cells drawn uniformly with `rng`, from the empty cells in cell order (so
+/// that the same generator state gives the same turn whatever the game's history).
+pub fn random_turn_with(game: &Game, rng: &mut impl rand::Rng) -> Vec<Cell> {
     let mut empties = game.empties().to_vec();
     empties.sort_unstable();
-    let mix = game.hash() ^ (game.stones_placed() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let mut rng = StdRng::seed_from_u64(seed ^ mix);
     empties
-        .choose_multiple(&mut rng, game.players())
+        .choose_multiple(rng, game.players())
         .copied()
         .collect()
 }

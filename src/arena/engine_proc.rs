@@ -150,8 +150,8 @@ impl EngineProc {
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    // An answer cut off by the end of output still counts if complete
-                    // enough to read; the engine is gone all the same.
+                    // The engine closed its output before the answer's empty line: whatever
+                    // it wrote of the answer does not count, it crashed.
                     let status = self.exit_status();
                     self.healthy = false;
                     return Err(Fault::Crashed(status));

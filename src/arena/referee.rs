@@ -86,12 +86,8 @@ pub fn forfeit(
     reason: String,
     time_used: Vec<Duration>,
 ) -> Outcome {
-    let mut winner = None;
-    for c in game.colours().filter(|c| c.index() != seat) {
-        if winner.is_none_or(|w: Colour| game.score(c) >= game.score(w)) {
-            winner = Some(c);
-        }
-    }
+    // The best other seat by the rules' tie rule.
+    let winner = game.best_of(|c| c.index() != seat);
     Outcome {
         winner: winner.expect("at least two players"),
         ending: Ending::Forfeit { seat, reason },

@@ -7,9 +7,9 @@
 //! so each engine plays it from every seat and no engine profits from a lucky start.
 
 use crate::board::Cell;
-use crate::game::Game;
+use crate::game::{mix64, Game};
+use crate::player::random_turn_with;
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 /// The engine in each seat of game `game`.
@@ -36,23 +36,17 @@ pub fn random_opening(
     players: usize,
     turns: usize,
 ) -> Vec<Vec<Cell>> {
-    // Mix the index into the seed (splitmix64 finaliser) so nearby openings are unrelated.
-    let mut z = seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    let mut rng = StdRng::seed_from_u64(z ^ (z >> 31));
+    // Mix the index into the seed so nearby openings are unrelated.
+    let mut rng = StdRng::seed_from_u64(mix64(
+        seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+    ));
     let mut game = Game::new(size, players).expect("validated set-up");
     let mut out = Vec::with_capacity(turns);
     for _ in 0..turns {
         if game.is_over() {
             break;
         }
-        let mut empties = game.empties().to_vec();
-        empties.sort_unstable(); // `empties` order depends on history; make it canonical
-        let turn: Vec<Cell> = empties
-            .choose_multiple(&mut rng, players)
-            .copied()
-            .collect();
+        let turn = random_turn_with(&game, &mut rng);
         game.play_turn(game.to_move(), &turn)
             .expect("distinct empty cells");
         out.push(turn);

@@ -8,8 +8,8 @@
 
 use omega::board::Cell;
 use omega::game::{Colour, Game};
+use omega::player::random_turn_with;
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -153,12 +153,7 @@ fn genmove(game: &mut Game, rng: &mut StdRng, args: &[&str]) -> Result<String, S
     if game.is_over() {
         return Err("game is over".into());
     }
-    let mut empties = game.empties().to_vec();
-    empties.sort_unstable();
-    let cells: Vec<Cell> = empties
-        .choose_multiple(rng, game.players())
-        .copied()
-        .collect();
+    let cells = random_turn_with(game, rng);
     game.play_turn(colour, &cells).map_err(|e| e.to_string())?;
     let names: Vec<String> = cells.iter().map(|&c| game.board().name(c)).collect();
     Ok(names.join(" "))

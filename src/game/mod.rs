@@ -21,7 +21,7 @@ mod consistency;
 mod tables;
 
 pub use colour::{Colour, MoveError, SetupError};
-pub use tables::ln1000;
+pub use tables::{ln1000, mix64};
 
 use crate::board::{Board, Cell, Coord};
 use std::sync::Arc;
@@ -261,12 +261,7 @@ impl Game {
     /// The winner by the rules (a tie at the top goes to the tied colour last in colour order)
     /// and the margin over the best other colour.
     pub fn winner(&self) -> (Colour, u128) {
-        let mut best = Colour::White;
-        for c in self.colours().skip(1) {
-            if self.score(c) >= self.score(best) {
-                best = c;
-            }
-        }
+        let best = self.best_of(|_| true).expect("at least two colours");
         let other = self
             .colours()
             .filter(|&c| c != best)
@@ -274,6 +269,18 @@ impl Game {
             .max()
             .unwrap_or(0);
         (best, self.score(best) - other)
+    }
+
+    /// The colour with the highest score among those `allowed`, a tie going to the last in
+    /// colour order (the rules' tie rule); `None` if none is allowed.
+    pub fn best_of(&self, allowed: impl Fn(Colour) -> bool) -> Option<Colour> {
+        let mut best: Option<Colour> = None;
+        for c in self.colours().filter(|&c| allowed(c)) {
+            if best.is_none_or(|b| self.score(c) >= self.score(b)) {
+                best = Some(c);
+            }
+        }
+        best
     }
 
     /// The root of the group holding `cell` (which must hold a stone).

@@ -44,6 +44,14 @@ const fn const_ln(x: f64) -> f64 {
     e * std::f64::consts::LN_2 + 2.0 * sum
 }
 
+/// The splitmix64 finaliser (Steele, Lea, Flood 2014): turns nearby inputs into unrelated
+/// 64-bit values.
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// Zobrist keys, one per colour and cell, from a fixed-seed splitmix64 so that hashes are the
 /// same on every run (reproducible searches).
 pub(super) fn zobrist(colour: usize, cell: Cell) -> u64 {
@@ -52,12 +60,9 @@ pub(super) fn zobrist(colour: usize, cell: Cell) -> u64 {
         let mut state: u64 = 0x0e6a_5eed_0f0e_6a00;
         (0..MAX_PLAYERS * MAX_CELLS)
             .map(|_| {
-                // splitmix64 (Steele, Lea, Flood 2014)
+                // splitmix64: a Weyl sequence through the finaliser
                 state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                z ^ (z >> 31)
+                mix64(state)
             })
             .collect()
     })[colour * MAX_CELLS + cell as usize]
