@@ -5,7 +5,7 @@ use crate::board::{Board, Cell};
 use crate::eval;
 use crate::game::{Colour, Game};
 use crate::position::OmegaPosition;
-use crate::search::{Features, Iteration, SearchLimits, Searcher};
+use crate::search::{Features, Iteration, Position, SearchLimits, Searcher};
 use crate::timeman::Limits;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -196,17 +196,16 @@ fn best_placement(game: &mut Game, colour: Colour, mover: Colour) -> Cell {
     let sign = if colour == mover { 1 } else { -1 };
     let mut cells = game.empties().to_vec();
     cells.sort_unstable();
+    // After the last stone of the turn, the mover's evaluation of each result breaks ties
+    // (all at once, as the search evaluates its leaves).
+    let mut after = Vec::with_capacity(cells.len());
+    if game.next_stone_colour().index() == game.players() - 1 {
+        OmegaPosition::new(game).leaf_children(mover.index(), &cells, &mut after);
+    }
     let mut best = (i64::MIN, cells[0]);
-    for cell in cells {
+    for (i, &cell) in cells.iter().enumerate() {
         let delta = sign * eval::placement_delta(game, colour, cell);
-        game.place(cell);
-        let after = if game.at_turn_boundary() {
-            eval::evaluate(game, mover)
-        } else {
-            0
-        };
-        game.unplace();
-        let value = (delta as i64) * (1 << 32) + after as i64;
+        let value = (delta as i64) * (1 << 32) + after.get(i).copied().unwrap_or(0) as i64;
         if value > best.0 {
             best = (value, cell);
         }
