@@ -73,10 +73,10 @@ pub struct SearchLimits {
 
 /// Which enhancements are on. Tests turn them off to compare with minimax; `omega bench
 /// --disable/--enable` measures them. Node counts of the bench (deterministic) with each one
-/// off, against 19.1 M with the defaults: table 68.6 M, killers 139.9 M, history 19.4 M,
-/// PVS 20.2 M; aspiration windows *on* (250 wide) 19.1 M against 15.7 M off, 20.3 M at 800,
-/// 15.7 M at 2000: they do not pay here (the value swings between depths as turns
-/// complete), so they are off by default.
+/// off, against 15.7 M with the defaults: table 30.4 M, killers 136.8 M, history 16.0 M,
+/// PVS 17.8 M. Aspiration windows *on* (250 wide) give 19.1 M, 20.3 M at 800, 15.7 M at
+/// 2000: they do not pay here (the value swings between depths as turns complete), so they
+/// are off by default.
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
     pub tt: bool,
