@@ -297,9 +297,18 @@ fn three_players_three_engines_table() {
     let files = records(&dir);
     assert_eq!(files.len(), 3);
     let mut wins = HashMap::new();
+    // (engine, seat) -> (won, played), from the records' headers.
+    let mut seats: HashMap<(String, &str), (u32, u32)> = HashMap::new();
     for f in &files {
         let r = check_record(f);
         assert!(r.game.is_over());
+        let winner_seat = r.headers["winner"].split(' ').next().unwrap().to_string();
+        for seat in ["white", "black", "red"] {
+            let engine = r.headers[seat].split(' ').next().unwrap().to_string();
+            let e = seats.entry((engine, seat)).or_default();
+            e.0 += u32::from(winner_seat == seat);
+            e.1 += 1;
+        }
         let name = r.headers["winner"]
             .split('(')
             .nth(1)
@@ -316,7 +325,18 @@ fn three_players_three_engines_table() {
         let cols: Vec<&str> = row.split_whitespace().collect();
         assert_eq!(cols[4], wins.get(e).unwrap_or(&0).to_string(), "{row}");
         assert_eq!(cols[5], "3", "{row}");
+        // Seats rotate: each engine held each seat once.
+        let by_seat: String = ["white", "black", "red"]
+            .iter()
+            .map(|&seat| {
+                let (won, played) = seats[&(e.to_string(), seat)];
+                format!("  {seat} {won}/{played}")
+            })
+            .collect();
+        let line = format!("  {e}{by_seat}");
+        assert!(stdout.lines().any(|l| l == line), "{line:?} in {stdout}");
     }
+    assert!(stdout.contains("\nWins by seat:\n"), "{stdout}");
 }
 
 #[test]

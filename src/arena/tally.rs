@@ -15,6 +15,7 @@
 //! and the error bar comes from the per-game variance of that score, as for two engines.
 
 use super::stats::{ScoreSample, Sprt, SprtDecision, Wld};
+use crate::game::Colour;
 
 #[derive(Clone, Debug, Default)]
 pub struct EngineTally {
@@ -24,6 +25,10 @@ pub struct EngineTally {
     pub forfeits: u64,
     /// Pairwise score per game, for the rating against the field.
     pub sample: ScoreSample,
+    /// Games played and won from each seat (index = colour): with 3-4 players the seat
+    /// weighs more than the engine, so results are read seat by seat.
+    pub seat_games: Vec<u64>,
+    pub seat_wins: Vec<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -85,6 +90,14 @@ impl Tally {
                 continue;
             };
             let t = &mut self.engines[e];
+            if t.seat_games.len() < seats.len() {
+                t.seat_games.resize(seats.len(), 0);
+                t.seat_wins.resize(seats.len(), 0);
+            }
+            for (s, _) in seats.iter().enumerate().filter(|&(_, &es)| es == e) {
+                t.seat_games[s] += 1;
+                t.seat_wins[s] += u64::from(s == winner_seat);
+            }
             t.games += 1;
             t.sample.add(x);
             if e == winner {
@@ -175,8 +188,29 @@ impl Tally {
         s
     }
 
+    /// `Wins by seat:` and a line per engine, `NAME  white 3/10  black 7/10`: the games it
+    /// won from each seat over those it played there.
+    pub fn seat_lines(&self) -> String {
+        let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4);
+        let mut s = String::from("Wins by seat:\n");
+        for (name, t) in self.names.iter().zip(&self.engines) {
+            s += &format!("  {name:<width$}");
+            for (seat, (&won, &played)) in t.seat_wins.iter().zip(&t.seat_games).enumerate() {
+                if played > 0 {
+                    s += &format!("  {} {won}/{played}", Colour::from_index(seat));
+                }
+            }
+            s.push('\n');
+        }
+        s
+    }
+
     /// The closing summary.
     pub fn summary(&self, sprt: Option<&Sprt>) -> String {
+        self.result_lines(sprt) + &self.seat_lines()
+    }
+
+    fn result_lines(&self, sprt: Option<&Sprt>) -> String {
         if self.names.len() == 2 {
             let mut s = format!("{}\n{}\n", self.score_line(), self.elo_line());
             if let Some(sprt) = sprt {
@@ -260,5 +294,22 @@ mod tests {
             rows[3].contains(" C ") && rows[3].contains("0.0%"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn wins_by_seat() {
+        let mut t = Tally::new(vec!["omega".into(), "g".into(), "g2".into()]);
+        // Seats rotate; the red seat (2) wins twice, white once.
+        t.add(&[0, 1, 2], 2, None);
+        t.add(&[1, 2, 0], 2, None);
+        t.add(&[2, 0, 1], 0, None);
+        t.add(&[0, 1, 2], 1, None);
+        assert_eq!(
+            t.seat_lines(),
+            "Wins by seat:\n  omega  white 0/2  black 0/1  red 1/1\n  \
+             g      white 0/1  black 1/2  red 0/1\n  \
+             g2     white 1/1  black 0/1  red 1/2\n"
+        );
+        assert!(t.summary(None).ends_with(&t.seat_lines()));
     }
 }
