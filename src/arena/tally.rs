@@ -299,7 +299,7 @@ mod tests {
     #[test]
     fn wins_by_seat() {
         let mut t = Tally::new(vec!["omega".into(), "g".into(), "g2".into()]);
-        // Seats rotate; the red seat (2) wins twice, white once.
+        // Seats rotate; the red seat (2) wins twice, white and black once each.
         t.add(&[0, 1, 2], 2, None);
         t.add(&[1, 2, 0], 2, None);
         t.add(&[2, 0, 1], 0, None);
