@@ -1,8 +1,11 @@
-//! `omega bench`: fixed positions searched to a fixed depth with a fresh table each, so the
-//! node count is the same on every run and every machine; only the speed varies.
+//! `omega bench`: fixed positions searched to a fixed depth (alpha-beta) or a fixed number of
+//! playouts (tree search) from fresh tables and trees, so that the node and playout counts are
+//! the same on every run and every machine; only the speed varies.
 
 use crate::game::Game;
-use crate::player::{random_turn, SearchOptions};
+use crate::mcts::{Mcts, MctsLimits};
+use crate::player::{random_turn, MctsOptions, PlayerOptions};
+use crate::playout::{OmegaTree, Scratch};
 use crate::position::OmegaPosition;
 use crate::search::{SearchLimits, Searcher};
 use std::fmt::Write;
@@ -16,10 +19,35 @@ const POSITIONS: &[(&str, usize, usize, usize, usize)] = &[
     ("middle 5x3", 5, 3, 6, 5),
 ];
 
-/// Runs the bench and returns its report; the last line is `nodes <total> nps <rate>`.
-/// `options.depth`, when set, replaces every position's depth.
-pub fn run(options: &SearchOptions) -> String {
+/// Playouts of each tree-search line, from the empty side-5 board, unless `--playouts` says.
+const BENCH_PLAYOUTS: u64 = 250_000;
+
+/// Runs the bench and returns its report; the last line is
+/// `nodes <total> nps <rate> playouts <total> pps <rate>`. `options.alphabeta.depth`, when
+/// set, replaces every position's depth; `options.mcts.playouts` the playout count.
+pub fn run(options: &PlayerOptions) -> String {
     let mut out = String::new();
+    let (nodes, node_time) = alphabeta_lines(options, &mut out);
+    let mut playouts = 0;
+    let mut playout_time = Duration::ZERO;
+    let count = options.mcts.playouts.unwrap_or(BENCH_PLAYOUTS);
+    for (name, mcts) in [("mcts-plain", MctsOptions::plain()), ("mcts", options.mcts)] {
+        let (p, t) = mcts_line(name, &mcts, count, &mut out);
+        playouts += p;
+        playout_time += t;
+    }
+    let rate = |n: u64, t: Duration| n as f64 / t.as_secs_f64().max(1e-9);
+    let _ = write!(
+        out,
+        "nodes {nodes} nps {:.0} playouts {playouts} pps {:.0}",
+        rate(nodes, node_time),
+        rate(playouts, playout_time)
+    );
+    out
+}
+
+fn alphabeta_lines(options: &PlayerOptions, out: &mut String) -> (u64, Duration) {
+    let ab = &options.alphabeta;
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
     for &(name, side, players, turns, depth) in POSITIONS {
@@ -28,11 +56,11 @@ pub fn run(options: &SearchOptions) -> String {
             let turn = random_turn(&game, 2026);
             game.play_turn(game.to_move(), &turn).expect("legal");
         }
-        let mut searcher = Searcher::new(options.hash_mb, options.features);
+        let mut searcher = Searcher::new(ab.hash_mb, ab.features);
         let limits = SearchLimits {
             soft: Duration::MAX,
             hard: Duration::MAX,
-            depth: Some(options.depth.unwrap_or(depth)),
+            depth: Some(ab.depth.unwrap_or(depth)),
             nodes: None,
         };
         let start = Instant::now();
@@ -51,7 +79,32 @@ pub fn run(options: &SearchOptions) -> String {
             elapsed.as_secs_f64()
         );
     }
-    let nps = total_nodes as f64 / total_time.as_secs_f64().max(1e-9);
-    let _ = write!(out, "nodes {total_nodes} nps {nps:.0}");
-    out
+    (total_nodes, total_time)
+}
+
+/// One tree search of `count` playouts from the empty side-5 board, two players.
+fn mcts_line(name: &str, options: &MctsOptions, count: u64, out: &mut String) -> (u64, Duration) {
+    let mut game = Game::new(5, 2).expect("valid bench position");
+    let mut scratch = Scratch::new(&game);
+    let mut mcts = Mcts::new(options.search, 2026);
+    let start = Instant::now();
+    let limits = MctsLimits {
+        start,
+        time: None,
+        playouts: Some(count),
+    };
+    let mut tree = OmegaTree::new(&mut game, &mut scratch, options.playout);
+    let result = mcts
+        .search(&mut tree, limits, None, |_| {})
+        .expect("the empty board is not over");
+    let elapsed = start.elapsed();
+    let _ = writeln!(
+        out,
+        "{name:<12} empty 5x2 playouts {} nodes {} time {:.3} pps {:.0}",
+        result.playouts,
+        result.nodes,
+        elapsed.as_secs_f64(),
+        result.playouts as f64 / elapsed.as_secs_f64().max(1e-9)
+    );
+    (result.playouts, elapsed)
 }

@@ -3,7 +3,7 @@
 
 use crate::board::{Cell, Coord};
 use crate::game::{Colour, Game, MoveError, SetupError};
-use crate::player::{Player, PlayerKind, SearchOptions};
+use crate::player::{Player, PlayerKind, PlayerOptions};
 use crate::timeman::{self, Clock, TimeControl};
 use std::time::Instant;
 
@@ -11,16 +11,21 @@ use std::time::Instant;
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
     pub player: PlayerKind,
-    pub seed: u64,
-    pub search: SearchOptions,
+    pub options: PlayerOptions,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
+        EngineConfig::for_player(PlayerKind::DEFAULT)
+    }
+}
+
+impl EngineConfig {
+    /// `kind` with its default options.
+    pub fn for_player(kind: PlayerKind) -> EngineConfig {
         EngineConfig {
-            player: PlayerKind::Search,
-            seed: 0,
-            search: SearchOptions::default(),
+            player: kind,
+            options: PlayerOptions::for_player(kind),
         }
     }
 }
@@ -38,7 +43,7 @@ impl Engine {
             game: Game::new(5, 2).expect("default set-up"),
             control: TimeControl::Default,
             clocks: [Clock::default(); 4],
-            player: Player::new(config.player, config.seed, config.search),
+            player: Player::new(config.player, config.options),
         }
     }
 
@@ -131,16 +136,8 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::SearchOptions;
-
     fn engine() -> Engine {
-        Engine::new(EngineConfig {
-            search: SearchOptions {
-                hash_mb: 1,
-                ..SearchOptions::default()
-            },
-            ..EngineConfig::default()
-        })
+        Engine::new(EngineConfig::default())
     }
 
     #[test]
@@ -180,6 +177,6 @@ mod time_left_tests {
         }
         let own_turns = e.game().turns_left().div_ceil(2);
         let limits = timeman::limits(&e.control, &e.clocks[0], own_turns);
-        assert!(limits.hard.as_secs_f64() > 1.0, "{limits:?}");
+        assert!(limits.optimum.as_secs_f64() > 1.0, "{limits:?}");
     }
 }

@@ -1,7 +1,7 @@
 //! Omega engine library: geometry, rules, evaluation, search, players, engine and protocol.
 //!
-//! Dependencies run one way:
-//! `protocol -> engine -> player -> search (generic) / position -> eval -> game -> board`;
+//! Dependencies run one way: `protocol -> engine -> player -> mcts, search (generic cores)
+//! and playout, position (Omega for each core) -> eval -> game -> board`;
 //! `arena` (the match driver) uses only `game` and `board`: engines are child processes.
 
 pub mod arena;
@@ -10,7 +10,9 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod mcts;
 pub mod player;
+pub mod playout;
 pub mod position;
 pub mod protocol;
 pub mod search;

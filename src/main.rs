@@ -1,30 +1,40 @@
 //! `omega`: the engine on stdin/stdout, or `omega bench`.
 
 use omega::engine::{Engine, EngineConfig};
-use omega::player::PlayerKind;
+use omega::player::{PlayerKind, PlayerOptions};
 use omega::protocol::{self, Session};
 use std::io::{self, BufReader};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: omega [OPTIONS]          run the engine on stdin/stdout (see protocol.md)
-       omega bench [OPTIONS]    search fixed positions, print nodes and nodes/s
+       omega bench [OPTIONS]    search fixed positions, print nodes/s and playouts/s
 
 options:
-  --player search|greedy|random   who chooses the turns (default: search)
-  --seed S                        seed of every random choice (default: 0)
-  --depth D                       search D plies (stones) deep, ignoring the clock
-  --nodes N                       stop at N nodes (the first iteration always finishes),
-                                  ignoring the clock
-  --hash MB                       transposition table size in MiB (default: 64)
-  --width W                       search only the W best moves at inner nodes (0 = all)
-  --disable LIST                  turn search enhancements off, for measuring them: a
-                                  comma-separated list of tt, killers, history, pvs, aspiration
-  --enable LIST                   turn them on (aspiration windows are off by default)
-  -h, --help                      this text
-  -V, --version                   the version
+  --player NAME       who chooses the turns: search (the default: the strongest player,
+                      today mcts), mcts, mcts-plain, alphabeta, greedy or random
+  --seed S            seed of every random choice (default: 0)
 
-Logs go to stderr; set RUST_LOG=info to see one line per search iteration.";
+tree search (mcts, mcts-plain):
+  --playouts N        stop at N playouts, ignoring the clock: reproducible with --seed
+  --tree-mb MB        memory for the search tree in MiB (default: 512)
+  --set NAME=VALUE    set search parameters, for experiments (comma-separated list;
+                      see src/player/mcts.rs)
+
+alpha-beta search (alphabeta):
+  --depth D           search D plies (stones) deep, ignoring the clock
+  --nodes N           stop at N nodes (the first iteration always finishes),
+                      ignoring the clock
+  --hash MB           transposition table size in MiB (default: 64)
+  --width W           search only the W best moves at inner nodes (0 = all)
+  --disable LIST      turn search enhancements off, for measuring them: a
+                      comma-separated list of tt, killers, history, pvs, aspiration
+  --enable LIST       turn them on (aspiration windows are off by default)
+
+  -h, --help          this text
+  -V, --version       the version
+
+Logs go to stderr; set RUST_LOG=info to see the search's progress.";
 
 /// Parsed command line.
 struct Options {
@@ -33,58 +43,92 @@ struct Options {
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
-    let mut options = Options {
-        bench: false,
-        config: EngineConfig::default(),
-    };
+    let mut bench = false;
+    let mut kind = PlayerKind::DEFAULT;
+    // The options of the player are known once the player is: flags apply to them after.
+    let mut settings: Vec<(String, String)> = Vec::new();
     let mut words = args.iter().enumerate();
     while let Some((i, flag)) = words.next() {
         let flag = flag.as_str();
-        let mut value = || {
-            words
-                .next()
-                .map(|(_, v)| v.clone())
-                .ok_or(format!("{flag} needs a value"))
-        };
-        let number = |v: String| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{flag}: '{v}' is not a number"))
-        };
-        match flag {
-            "bench" if i == 0 => options.bench = true,
-            "--player" => {
-                let v = value()?;
-                options.config.player =
-                    PlayerKind::parse(&v).ok_or(format!("--player: unknown player '{v}'"))?;
-            }
-            "--seed" => options.config.seed = number(value()?)?,
-            "--depth" => {
-                options.config.search.depth = Some(number(value()?)?.clamp(1, 100) as usize)
-            }
-            "--nodes" => options.config.search.nodes = Some(number(value()?)?.max(1)),
-            "--hash" => {
-                options.config.search.hash_mb = number(value()?)?.clamp(1, 1 << 16) as usize
-            }
-            "--width" => options.config.search.features.width = number(value()?)? as usize,
-            "--disable" | "--enable" => {
-                let on = flag == "--enable";
-                let features = &mut options.config.search.features;
-                for name in value()?.split(',') {
-                    let switch = match name {
-                        "tt" => &mut features.tt,
-                        "killers" => &mut features.killers,
-                        "history" => &mut features.history,
-                        "pvs" => &mut features.pvs,
-                        "aspiration" => &mut features.aspiration,
-                        _ => return Err(format!("{flag}: unknown enhancement '{name}'")),
-                    };
-                    *switch = on;
-                }
-            }
-            _ => return Err(format!("unknown option '{flag}'")),
+        if flag == "bench" && i == 0 {
+            bench = true;
+            continue;
+        }
+        if !FLAGS.contains(&flag) {
+            return Err(format!("unknown option '{flag}'"));
+        }
+        let value = words
+            .next()
+            .map(|(_, v)| v.clone())
+            .ok_or(format!("{flag} needs a value"))?;
+        if flag == "--player" {
+            kind = PlayerKind::parse(&value).ok_or(format!("--player: unknown player '{value}'"))?;
+        } else {
+            settings.push((flag.to_string(), value));
         }
     }
-    Ok(options)
+    let mut config = EngineConfig::for_player(kind);
+    for (flag, value) in settings {
+        apply(&mut config.options, &flag, value)?;
+    }
+    Ok(Options { bench, config })
+}
+
+/// Every flag that takes a value.
+const FLAGS: &[&str] = &[
+    "--player",
+    "--seed",
+    "--playouts",
+    "--tree-mb",
+    "--set",
+    "--depth",
+    "--nodes",
+    "--hash",
+    "--width",
+    "--disable",
+    "--enable",
+];
+
+/// Applies one flag (not `--player`) to the player's options.
+fn apply(options: &mut PlayerOptions, flag: &str, value: String) -> Result<(), String> {
+    let number = |v: &str| {
+        v.parse::<u64>()
+            .map_err(|_| format!("{flag}: '{v}' is not a number"))
+    };
+    let ab = &mut options.alphabeta;
+    match flag {
+        "--seed" => options.seed = number(&value)?,
+        "--playouts" => options.mcts.playouts = Some(number(&value)?.max(1)),
+        "--tree-mb" => options.mcts.tree_mb = number(&value)?.clamp(1, 1 << 20) as usize,
+        "--set" => {
+            for item in value.split(',') {
+                let (name, v) = item
+                    .split_once('=')
+                    .ok_or(format!("--set: '{item}' is not NAME=VALUE"))?;
+                options.mcts.set(name, v).map_err(|e| format!("--set: {e}"))?;
+            }
+        }
+        "--depth" => ab.depth = Some(number(&value)?.clamp(1, 100) as usize),
+        "--nodes" => ab.nodes = Some(number(&value)?.max(1)),
+        "--hash" => ab.hash_mb = number(&value)?.clamp(1, 1 << 16) as usize,
+        "--width" => ab.features.width = number(&value)? as usize,
+        _ => {
+            let on = flag == "--enable";
+            let features = &mut ab.features;
+            for name in value.split(',') {
+                let switch = match name {
+                    "tt" => &mut features.tt,
+                    "killers" => &mut features.killers,
+                    "history" => &mut features.history,
+                    "pvs" => &mut features.pvs,
+                    "aspiration" => &mut features.aspiration,
+                    _ => return Err(format!("{flag}: unknown enhancement '{name}'")),
+                };
+                *switch = on;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -108,7 +152,7 @@ fn main() -> ExitCode {
         }
     };
     if options.bench {
-        let report = omega::bench::run(&options.config.search);
+        let report = omega::bench::run(&options.config.options);
         println!("{report}");
         return ExitCode::SUCCESS;
     }

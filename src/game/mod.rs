@@ -31,6 +31,8 @@ pub const MIN_PLAYERS: usize = 2;
 pub const MAX_PLAYERS: usize = 4;
 const MAX_CELLS: usize = 3 * 13 * 12 + 1;
 const EMPTY: u8 = u8::MAX;
+/// What [`Game::stone_indices`] holds on an empty cell.
+pub const NO_STONE: u8 = EMPTY;
 
 /// Sizes at and above this share the last bucket of [`ColourState::size_counts`].
 pub const SIZE_BUCKETS: usize = 8;
@@ -308,6 +310,12 @@ impl Game {
         self.stone[cell as usize]
     }
 
+    /// The colour index of the stone on every cell, [`NO_STONE`] on empty ones (one entry a
+    /// cell, in cell order): a playout starts from a copy of it.
+    pub fn stone_indices(&self) -> &[u8] {
+        &self.stone[..self.board.cell_count()]
+    }
+
     /// The size of the group whose root is `root`.
     #[inline]
     pub fn root_size(&self, root: Cell) -> usize {
@@ -525,6 +533,11 @@ impl Game {
             self.unplace();
         }
         true
+    }
+
+    /// The cells of every stone placed so far, in order.
+    pub fn stone_history(&self) -> Vec<Cell> {
+        self.history.iter().map(|p| p.cell).collect()
     }
 
     /// The cells of every turn played so far, in order.

@@ -1,0 +1,96 @@
+//! The alpha-beta player: iterative deepening over one stone per ply (see `crate::search`).
+
+use super::baselines::complete_greedily;
+use crate::board::{Board, Cell};
+use crate::game::Game;
+use crate::position::OmegaPosition;
+use crate::search::{Features, Iteration, SearchLimits, Searcher};
+use crate::timeman::Limits;
+use std::time::Instant;
+
+/// Share of the optimum past which no new iteration starts: each iteration costs several
+/// times the previous one, so one started later would rarely finish by the maximum.
+const NEW_ITERATION_SHARE: f64 = 0.45;
+
+/// Options of the alpha-beta player.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchOptions {
+    pub hash_mb: usize,
+    pub depth: Option<usize>,
+    pub nodes: Option<u64>,
+    pub features: Features,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            hash_mb: 64,
+            depth: None,
+            nodes: None,
+            features: Features::default(),
+        }
+    }
+}
+
+pub struct AlphaBetaPlayer {
+    options: SearchOptions,
+    searcher: Searcher<Cell>,
+}
+
+impl AlphaBetaPlayer {
+    /// Allocates the table here, not inside the first timed move.
+    pub fn new(options: SearchOptions) -> AlphaBetaPlayer {
+        AlphaBetaPlayer {
+            options,
+            searcher: Searcher::new(options.hash_mb, options.features),
+        }
+    }
+
+    pub fn new_game(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// Contract: the game is not over and is at a turn boundary; it is unchanged on return.
+    pub fn choose(&mut self, game: &mut Game, start: Instant, limits: Limits) -> Vec<Cell> {
+        let limits = SearchLimits {
+            soft: limits.optimum.mul_f64(NEW_ITERATION_SHARE),
+            hard: limits.maximum,
+            depth: self.options.depth,
+            nodes: self.options.nodes,
+        };
+        let k = game.players();
+        // The board names the PV's cells in the log; copied only when the log is on.
+        let board = log::log_enabled!(log::Level::Info).then(|| game.board().clone());
+        let best = {
+            let mut pos = OmegaPosition::new(&mut *game);
+            self.searcher.search(&mut pos, start, limits, |it| {
+                if let Some(board) = &board {
+                    log_iteration(board, it);
+                }
+            })
+        };
+        let mut turn: Vec<Cell> = best.map(|b| b.pv).unwrap_or_default();
+        turn.truncate(k);
+        // A search stopped before its first iteration, or a PV cut short by the table:
+        // complete the turn greedily.
+        complete_greedily(game, &mut turn);
+        turn
+    }
+}
+
+/// One `info` line per finished iteration, to stderr through `log`; the PV in cell names,
+/// one stone a ply.
+fn log_iteration(board: &Board, it: &Iteration<Cell>) {
+    let secs = it.elapsed.as_secs_f64().max(1e-9);
+    let pv: Vec<String> = it.pv.iter().map(|&c| board.name(c)).collect();
+    log::info!(
+        "info depth {} score {}{} nodes {} nps {:.0} time {:.3} pv {}",
+        it.depth,
+        it.value,
+        if it.exact { " exact" } else { "" },
+        it.nodes,
+        it.nodes as f64 / secs,
+        secs,
+        pv.join(" ")
+    );
+}

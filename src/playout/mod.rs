@@ -1,0 +1,200 @@
+//! Omega as an [`MctsPosition`] for the tree search: one stone per ply (a turn of K stones is
+//! K plies of one player), fast playouts on a scratch copy of the board, exact scoring of the
+//! filled board, and prior values of the moves from the evaluation's placement deltas.
+
+mod score;
+
+pub use score::{winner, Scorer};
+
+use crate::board::Cell;
+use crate::eval;
+use crate::game::{Game, MAX_PLAYERS, NO_STONE};
+use crate::mcts::{FastRng, MctsPosition, Rewards};
+
+/// How playouts and priors are made. `Default` is the plain baseline: uniformly random
+/// playouts, win or loss only, no priors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayoutConfig {
+    /// Share of the reward that comes from the final score margin instead of the win
+    /// (0 = win or loss only).
+    pub score_weight: f32,
+    /// The margin, in natural logarithm of the score ratio, that makes the score part of the
+    /// reward 0.73 (the logistic of 1).
+    pub score_scale: f32,
+    /// Priors from the placement deltas: a delta of this many thousandths of a natural log
+    /// moves the prior from 0.5 to about 0.88 (tanh of 1). 0 = no priors.
+    pub prior_scale: f32,
+}
+
+impl Default for PlayoutConfig {
+    fn default() -> Self {
+        PlayoutConfig {
+            score_weight: 0.0,
+            score_scale: 1.0,
+            prior_scale: 0.0,
+        }
+    }
+}
+
+/// Buffers kept between playouts, built for one board.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    scorer: Scorer,
+    empties: Vec<Cell>,
+}
+
+impl Scratch {
+    pub fn new(game: &Game) -> Scratch {
+        Scratch {
+            scorer: Scorer::new(game.board()),
+            empties: Vec::with_capacity(game.board().cell_count()),
+        }
+    }
+
+    /// Whether these buffers were built for `game`'s board.
+    pub fn fits(&self, game: &Game) -> bool {
+        self.scorer.cells() == game.board().cell_count()
+    }
+}
+
+/// A game seen by the tree search.
+pub struct OmegaTree<'a> {
+    pub game: &'a mut Game,
+    scratch: &'a mut Scratch,
+    config: PlayoutConfig,
+}
+
+impl<'a> OmegaTree<'a> {
+    /// Contract: `scratch` fits the game's board ([`Scratch::fits`]).
+    pub fn new(game: &'a mut Game, scratch: &'a mut Scratch, config: PlayoutConfig) -> Self {
+        debug_assert!(scratch.fits(game));
+        OmegaTree {
+            game,
+            scratch,
+            config,
+        }
+    }
+
+    /// Stones still to be placed until the end of the game.
+    fn stones_left(&self) -> usize {
+        self.game.total_turns() * self.game.players() - self.game.stones_placed()
+    }
+
+    /// The rewards of a finished board with `scores`: 1 for the winner, 0 for the others,
+    /// blended with the logistic of each player's log-score margin over its best rival.
+    fn rewards(&self, scores: &[u128; MAX_PLAYERS], winner: usize, out: &mut Rewards) {
+        let k = self.game.players();
+        *out = [0.0; MAX_PLAYERS];
+        out[winner] = 1.0;
+        let w = self.config.score_weight;
+        if w <= 0.0 {
+            return;
+        }
+        let mut logs = [0f32; MAX_PLAYERS];
+        for c in 0..k {
+            logs[c] = (scores[c].max(1) as f64).ln() as f32;
+        }
+        for p in 0..k {
+            let rival = (0..k)
+                .filter(|&o| o != p)
+                .map(|o| logs[o])
+                .fold(f32::NEG_INFINITY, f32::max);
+            let margin = (logs[p] - rival) / self.config.score_scale;
+            out[p] = (1.0 - w) * out[p] + w / (1.0 + (-margin).exp());
+        }
+    }
+}
+
+impl MctsPosition for OmegaTree<'_> {
+    type Move = Cell;
+
+    fn players(&self) -> usize {
+        self.game.players()
+    }
+
+    #[inline]
+    fn mover(&self) -> usize {
+        self.game.to_move().index()
+    }
+
+    #[inline]
+    fn is_terminal(&self) -> bool {
+        self.game.is_over()
+    }
+
+    fn moves(&self, out: &mut Vec<Cell>) {
+        if !self.game.is_over() {
+            out.extend_from_slice(self.game.empties());
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, m: Cell) {
+        self.game.place(m);
+    }
+
+    #[inline]
+    fn undo(&mut self) {
+        self.game.unplace();
+    }
+
+    fn amaf_len(&self) -> usize {
+        // One entry more: the board's `outside` index, which the scorer reads as empty.
+        self.game.board().cell_count() + 1
+    }
+
+    #[inline]
+    fn amaf_key(m: Cell) -> usize {
+        m as usize
+    }
+
+    #[inline]
+    fn amaf_tag(&self) -> u8 {
+        self.game.next_stone_colour().index() as u8
+    }
+
+    fn priors(&mut self, moves: &[Cell], out: &mut Vec<f32>) {
+        let scale = self.config.prior_scale;
+        if scale <= 0.0 {
+            return;
+        }
+        // The mover wants its own colour to grow and every other colour to lose.
+        let colour = self.game.next_stone_colour();
+        let sign = if colour == self.game.to_move() { 1.0 } else { -1.0 };
+        for &m in moves {
+            let delta = eval::placement_delta(self.game, colour, m) as f32;
+            out.push(0.5 + 0.5 * (sign * delta / scale).tanh());
+        }
+    }
+
+    /// A uniformly random fill: the empty cells in random order take the colours of the
+    /// remaining stones in turn order, then one scoring pass. The board used is `amaf`
+    /// itself, which so ends holding the final colours, as the RAVE update wants.
+    fn playout(&mut self, rng: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
+        let n = self.game.board().cell_count();
+        let k = self.game.players();
+        amaf[..n].copy_from_slice(self.game.stone_indices());
+        amaf[n] = NO_STONE;
+        let stones = self.stones_left();
+        let empties = &mut self.scratch.empties;
+        empties.clear();
+        empties.extend_from_slice(self.game.empties());
+        let mut colour = self.game.next_stone_colour().index() as u8;
+        let len = empties.len();
+        // 1. Fill: a partial Fisher-Yates shuffle, one random number a stone.
+        for i in 0..stones {
+            let j = i + rng.below(len - i);
+            empties.swap(i, j);
+            amaf[empties[i] as usize] = colour;
+            colour += 1;
+            if colour as usize == k {
+                colour = 0;
+            }
+        }
+        // 2. Score.
+        let scores = self.scratch.scorer.scores(amaf, k);
+        let winner = winner(&scores, k);
+        self.rewards(&scores, winner, rewards);
+        winner
+    }
+}
