@@ -62,7 +62,8 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             .map(|(_, v)| v.clone())
             .ok_or(format!("{flag} needs a value"))?;
         if flag == "--player" {
-            kind = PlayerKind::parse(&value).ok_or(format!("--player: unknown player '{value}'"))?;
+            kind =
+                PlayerKind::parse(&value).ok_or(format!("--player: unknown player '{value}'"))?;
         } else {
             settings.push((flag.to_string(), value));
         }
@@ -105,7 +106,10 @@ fn apply(options: &mut PlayerOptions, flag: &str, value: String) -> Result<(), S
                 let (name, v) = item
                     .split_once('=')
                     .ok_or(format!("--set: '{item}' is not NAME=VALUE"))?;
-                options.mcts.set(name, v).map_err(|e| format!("--set: {e}"))?;
+                options
+                    .mcts
+                    .set(name, v)
+                    .map_err(|e| format!("--set: {e}"))?;
             }
         }
         "--depth" => ab.depth = Some(number(&value)?.clamp(1, 100) as usize),

@@ -8,11 +8,9 @@ use omega::protocol::{self, Session, MAX_LINE};
 use proptest::prelude::*;
 
 fn session(seed: u64) -> Session {
-    Session::new(Engine::new(EngineConfig {
-        player: PlayerKind::Random,
-        seed,
-        ..EngineConfig::default()
-    }))
+    let mut config = EngineConfig::for_player(PlayerKind::Random);
+    config.options.seed = seed;
+    Session::new(Engine::new(config))
 }
 
 /// Everything observable about the game.

@@ -144,14 +144,12 @@ fn endgame_is_solved_exactly_on_side_five() {
 #[test]
 fn genmove_is_legal_in_every_phase_for_two_three_and_four_players() {
     for (side, players) in [(4, 2), (5, 2), (4, 3), (5, 3), (4, 4), (5, 4)] {
-        let config = EngineConfig {
-            player: PlayerKind::Search,
-            seed: 1,
-            search: SearchOptions {
-                nodes: Some(3000),
-                hash_mb: 4,
-                ..SearchOptions::default()
-            },
+        let mut config = EngineConfig::for_player(PlayerKind::AlphaBeta);
+        config.options.seed = 1;
+        config.options.alphabeta = SearchOptions {
+            nodes: Some(3000),
+            hash_mb: 4,
+            ..SearchOptions::default()
         };
         let mut engine = Engine::new(config);
         engine.set_up(side, players).unwrap();
@@ -181,10 +179,9 @@ fn depth_and_node_limits_give_the_same_move_on_every_run() {
     ] {
         let moves: Vec<Vec<Cell>> = (0..3)
             .map(|_| {
-                let mut engine = Engine::new(EngineConfig {
-                    search: options,
-                    ..EngineConfig::default()
-                });
+                let mut config = EngineConfig::for_player(PlayerKind::AlphaBeta);
+                config.options.alphabeta = options;
+                let mut engine = Engine::new(config);
                 let game = position(5, 2, 4, 3);
                 for t in game.turn_history() {
                     let coords: Vec<_> = t.iter().map(|&c| game.board().coord(c)).collect();

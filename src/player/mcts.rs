@@ -145,9 +145,7 @@ impl MctsPlayer {
             // 2. The line stops inside the turn (a tiny budget on a big board): move the root
             // to its end and search on from there, so that every stone is searched.
             self.move_root(game);
-            budget = Some(budget.map_or(CONTINUATION_PLAYOUTS, |b| {
-                b.min(CONTINUATION_PLAYOUTS)
-            }));
+            budget = Some(budget.map_or(CONTINUATION_PLAYOUTS, |b| b.min(CONTINUATION_PLAYOUTS)));
             time = clock(limits.maximum);
         }
         for _ in 0..turn.len() {

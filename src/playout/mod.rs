@@ -160,7 +160,11 @@ impl MctsPosition for OmegaTree<'_> {
         }
         // The mover wants its own colour to grow and every other colour to lose.
         let colour = self.game.next_stone_colour();
-        let sign = if colour == self.game.to_move() { 1.0 } else { -1.0 };
+        let sign = if colour == self.game.to_move() {
+            1.0
+        } else {
+            -1.0
+        };
         for &m in moves {
             let delta = eval::placement_delta(self.game, colour, m) as f32;
             out.push(0.5 + 0.5 * (sign * delta / scale).tanh());

@@ -2,14 +2,15 @@
 //! product of the group sizes of every colour. A playout needs no undo, so this union-find
 //! is the plain kind (path halving, linking under the newer root), not the game's.
 
-use crate::board::{Board, Cell};
-use crate::game::{NO_STONE, MAX_PLAYERS};
+use crate::board::{Board, Cell, Coord};
+use crate::game::{MAX_PLAYERS, NO_STONE};
 
 /// Per-board tables and buffers for scoring, built once per board.
 #[derive(Clone, Debug, Default)]
 pub struct Scorer {
-    /// The neighbours of each cell that come earlier in cell order (at most three: left,
-    /// below and below-left), padded with the board's `outside` index.
+    /// The neighbours of each cell that come earlier in cell order: left, below and
+    /// below-left, the board's `outside` index where there is none. Below-left touches both
+    /// others, which the scan uses.
     earlier: Vec<[Cell; 3]>,
     parent: Vec<Cell>,
     size: Vec<u16>,
@@ -18,24 +19,29 @@ pub struct Scorer {
 impl Scorer {
     pub fn new(board: &Board) -> Scorer {
         let outside = board.outside();
+        let at = |col: usize, row: usize, dc: usize, dr: usize| {
+            (col >= dc && row >= dr)
+                .then(|| {
+                    board.cell(Coord {
+                        col: col - dc,
+                        row: row - dr,
+                    })
+                })
+                .flatten()
+                .unwrap_or(outside)
+        };
         let earlier = board
             .cells()
             .map(|c| {
-                let mut three = [outside; 3];
-                for (slot, &n) in three
-                    .iter_mut()
-                    .zip(board.neighbours(c).iter().filter(|&&n| n < c))
-                {
-                    *slot = n;
-                }
-                three
+                let Coord { col, row } = board.coord(c);
+                [at(col, row, 1, 0), at(col, row, 0, 1), at(col, row, 1, 1)]
             })
             .collect();
         let n = board.cell_count();
         Scorer {
             earlier,
-            parent: vec![0; n],
-            size: vec![0; n],
+            parent: vec![0; n + 1],
+            size: vec![0; n + 1],
         }
     }
 
@@ -52,30 +58,44 @@ impl Scorer {
         debug_assert!(colours.len() > n && colours[n] == NO_STONE);
         let parent = &mut self.parent;
         let size = &mut self.size;
+        let find = |parent: &mut [Cell], mut r: Cell| {
+            while parent[r as usize] != r {
+                let grand = parent[parent[r as usize] as usize];
+                parent[r as usize] = grand;
+                r = grand;
+            }
+            r
+        };
+        // 1. One scan in cell order: each stone joins the groups of its earlier neighbours.
         for cell in 0..n {
             let colour = colours[cell];
             if colour == NO_STONE {
                 continue;
             }
-            let root = cell as Cell;
-            parent[cell] = root;
-            size[cell] = 1;
-            for &e in &self.earlier[cell] {
-                if colours[e as usize] != colour {
-                    continue;
-                }
-                let mut r = e;
-                while parent[r as usize] != r {
-                    let grand = parent[parent[r as usize] as usize];
-                    parent[r as usize] = grand;
-                    r = grand;
-                }
-                if r != root {
-                    parent[r as usize] = root;
-                    size[cell] += size[r as usize];
+            let [left, below, below_left] = self.earlier[cell];
+            let cell = cell as Cell;
+            if colours[below_left as usize] == colour {
+                // Below-left touches left and below: if they have the colour too, they are
+                // in its group already, so one link is all it takes.
+                let r = find(parent, below_left);
+                parent[cell as usize] = r;
+                size[r as usize] += 1;
+                continue;
+            }
+            parent[cell as usize] = cell;
+            size[cell as usize] = 1;
+            for e in [left, below] {
+                if colours[e as usize] == colour {
+                    let r = find(parent, e);
+                    let root = find(parent, cell);
+                    if r != root {
+                        parent[r as usize] = root;
+                        size[root as usize] += size[r as usize];
+                    }
                 }
             }
         }
+        // 2. The product of the sizes of the groups, root by root.
         let mut scores = [1u128; MAX_PLAYERS];
         let mut stones = [false; MAX_PLAYERS];
         for cell in 0..n {
