@@ -229,7 +229,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
             if done && limits.playouts.is_some_and(|n| playouts >= n) {
                 break;
             }
-            if playouts % CLOCK_CHECK_PLAYOUTS == 0
+            if playouts.is_multiple_of(CLOCK_CHECK_PLAYOUTS)
                 && (limits.time.is_some() || next_report.is_some())
             {
                 let now = Instant::now();
@@ -314,7 +314,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
     /// The children of the root with their statistics, most visited first.
     pub fn root_children(&self) -> Vec<Node<M>> {
         let mut children: Vec<Node<M>> = self.tree.nodes[self.tree.root().children()].to_vec();
-        children.sort_by(|a, b| b.visits.cmp(&a.visits));
+        children.sort_by_key(|c| std::cmp::Reverse(c.visits));
         children
     }
 
