@@ -316,6 +316,14 @@ impl Game {
         &self.stone[..self.board.cell_count()]
     }
 
+    /// The group tables, one entry a cell: each stone's root (meaningless on empty cells)
+    /// and each root's group size (meaningless elsewhere). A playout's own union-find starts
+    /// from copies of them.
+    pub fn group_tables(&self) -> (&[Cell], &[u16]) {
+        let n = self.board.cell_count();
+        (&self.label[..n], &self.size[..n])
+    }
+
     /// The size of the group whose root is `root`.
     #[inline]
     pub fn root_size(&self, root: Cell) -> usize {

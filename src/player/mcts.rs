@@ -5,7 +5,7 @@
 use crate::board::{Board, Cell};
 use crate::game::{mix64, Game};
 use crate::mcts::{Mcts, MctsConfig, MctsLimits, Progress};
-use crate::playout::{OmegaTree, PlayoutConfig, Scratch};
+use crate::playout::{OmegaTree, PlayoutConfig, Scratch, CLASS_NAMES};
 use crate::timeman::Limits;
 use std::time::{Duration, Instant};
 
@@ -84,7 +84,14 @@ impl MctsOptions {
             "score_weight" => p.score_weight = number()?.clamp(0.0, 1.0),
             "score_scale" => p.score_scale = number()?.max(1e-3),
             "prior_scale" => p.prior_scale = number()?.max(0.0),
-            _ => return Err(format!("unknown parameter '{name}'")),
+            "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
+            _ => match name
+                .strip_prefix("w_")
+                .and_then(|class| CLASS_NAMES.iter().position(|&c| c == class))
+            {
+                Some(i) => p.weights[i] = number()?,
+                None => return Err(format!("unknown parameter '{name}'")),
+            },
         }
         Ok(())
     }

@@ -2,8 +2,11 @@
 //! K plies of one player), fast playouts on a scratch copy of the board, exact scoring of the
 //! filled board, and prior values of the moves from the evaluation's placement deltas.
 
+mod policy;
 mod score;
 
+use policy::PlayoutGroups;
+pub use policy::{Weights, CLASS_NAMES, DEFAULT_WEIGHTS};
 pub use score::{winner, Scorer};
 
 use crate::board::Cell;
@@ -24,6 +27,11 @@ pub struct PlayoutConfig {
     /// Priors from the placement deltas: a delta of this many thousandths of a natural log
     /// moves the prior from 0.5 to about 0.88 (tanh of 1). 0 = no priors.
     pub prior_scale: f32,
+    /// Cells drawn for each stone of a playout, the best by `weights` taking the stone;
+    /// 1 = a uniformly random fill.
+    pub candidates: usize,
+    /// Preferences of the placement classes (see `policy.rs`).
+    pub weights: Weights,
 }
 
 impl Default for PlayoutConfig {
@@ -32,6 +40,8 @@ impl Default for PlayoutConfig {
             score_weight: 0.0,
             score_scale: 1.0,
             prior_scale: 0.0,
+            candidates: 1,
+            weights: DEFAULT_WEIGHTS,
         }
     }
 }
@@ -40,6 +50,7 @@ impl Default for PlayoutConfig {
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     scorer: Scorer,
+    groups: PlayoutGroups,
     empties: Vec<Cell>,
 }
 
@@ -47,6 +58,7 @@ impl Scratch {
     pub fn new(game: &Game) -> Scratch {
         Scratch {
             scorer: Scorer::new(game.board()),
+            groups: PlayoutGroups::default(),
             empties: Vec::with_capacity(game.board().cell_count()),
         }
     }
@@ -171,34 +183,64 @@ impl MctsPosition for OmegaTree<'_> {
         }
     }
 
-    /// A uniformly random fill: the empty cells in random order take the colours of the
-    /// remaining stones in turn order, then one scoring pass. The board used is `amaf`
-    /// itself, which so ends holding the final colours, as the RAVE update wants.
+    /// A fill of the board to the end, then its scores: uniformly random (the empty cells in
+    /// random order take the colours of the remaining stones in turn order, then one scoring
+    /// pass), or by the policy. The board used is `amaf` itself, which so ends holding the
+    /// final colours, as the RAVE update wants.
     fn playout(&mut self, rng: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
         let n = self.game.board().cell_count();
         let k = self.game.players();
         amaf[..n].copy_from_slice(self.game.stone_indices());
         amaf[n] = NO_STONE;
         let stones = self.stones_left();
-        let empties = &mut self.scratch.empties;
-        empties.clear();
-        empties.extend_from_slice(self.game.empties());
-        let mut colour = self.game.next_stone_colour().index() as u8;
-        let len = empties.len();
-        // 1. Fill: a partial Fisher-Yates shuffle, one random number a stone.
-        for i in 0..stones {
-            let j = i + rng.below(len - i);
-            empties.swap(i, j);
-            amaf[empties[i] as usize] = colour;
-            colour += 1;
-            if colour as usize == k {
-                colour = 0;
-            }
-        }
-        // 2. Score.
-        let scores = self.scratch.scorer.scores(amaf, k);
+        let scratch = &mut *self.scratch;
+        scratch.empties.clear();
+        scratch.empties.extend_from_slice(self.game.empties());
+        let colour = self.game.next_stone_colour().index() as u8;
+        let scores = if self.config.candidates <= 1 {
+            uniform_fill(&mut scratch.empties, amaf, stones, k, colour, rng);
+            scratch.scorer.scores(amaf, k)
+        } else {
+            scratch.groups.start(self.game);
+            policy::fill(
+                self.game.board(),
+                &mut scratch.groups,
+                amaf,
+                &mut scratch.empties,
+                stones,
+                k,
+                colour,
+                self.game.to_move().index() as u8,
+                &self.config.weights,
+                self.config.candidates,
+                rng,
+            );
+            scratch.groups.scores(amaf, k)
+        };
         let winner = winner(&scores, k);
         self.rewards(&scores, winner, rewards);
         winner
+    }
+}
+
+/// The first `stones` of `empties`, in random order (a partial Fisher-Yates shuffle, one
+/// random number a stone), take the colours from `colour` on in turn order.
+fn uniform_fill(
+    empties: &mut [Cell],
+    colours: &mut [u8],
+    stones: usize,
+    players: usize,
+    mut colour: u8,
+    rng: &mut FastRng,
+) {
+    let len = empties.len();
+    for i in 0..stones {
+        let j = i + rng.below(len - i);
+        empties.swap(i, j);
+        colours[empties[i] as usize] = colour;
+        colour += 1;
+        if colour as usize == players {
+            colour = 0;
+        }
     }
 }

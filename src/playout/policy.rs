@@ -1,0 +1,291 @@
+//! The playout policy of `mcts`: each stone goes, among a few cells drawn at random, to the
+//! one whose local shape is best for the player placing it, judged by the class of the
+//! placement for the stone's colour (a new group, the growth of a group of some size, or a
+//! merger) and whether the colour is the placing player's own. This mimics Omega's strategy
+//! in one line: own stones apart in small groups, the opponents' stones where they merge.
+//!
+//! The groups of the playout are kept in a plain union-find (path halving, union by size),
+//! started from copies of the game's own tables; the final scores are read off its roots.
+
+use crate::board::{Board, Cell};
+use crate::game::{Game, MAX_PLAYERS, NO_STONE};
+use crate::mcts::FastRng;
+
+/// The classes of a placement of a stone of colour c, seen from the player placing it.
+pub const CLASSES: usize = 14;
+/// Class names, as `--set` takes them (`w_own_new=2`, ...).
+pub const CLASS_NAMES: [&str; CLASSES] = [
+    "own_new",
+    "own_grow1",
+    "own_grow2",
+    "own_grow3",
+    "own_grow4",
+    "own_merge_gain",
+    "own_merge_loss",
+    "opp_new",
+    "opp_grow1",
+    "opp_grow2",
+    "opp_grow3",
+    "opp_grow4",
+    "opp_merge_gain",
+    "opp_merge_loss",
+];
+
+/// Preference of each class; higher is placed first.
+pub type Weights = [f32; CLASSES];
+
+/// The hand-set start: own stones start groups or grow small ones, the opponents' stones
+/// merge their groups or feed large ones.
+pub const DEFAULT_WEIGHTS: Weights = [
+    2.0, 3.0, 3.0, 1.0, 0.0, 3.0, 0.0, // own
+    1.0, 0.0, 0.0, 2.0, 2.0, 1.0, 3.0, // opponents'
+];
+
+/// The class of a stone of `colour` on `cell`, placed by `own`'s owner or an opponent,
+/// given the sizes of the distinct groups of that colour it touches.
+#[inline]
+fn class(own: bool, touched: usize, first_size: u32, merged: u32, product: u32) -> usize {
+    let base = if own { 0 } else { 7 };
+    base + match touched {
+        0 => 0,
+        1 => first_size.min(4) as usize,
+        // A merger is a gain for the colour when the joined group beats the product.
+        _ if merged >= product => 5,
+        _ => 6,
+    }
+}
+
+/// A union-find over one playout's board.
+#[derive(Clone, Debug, Default)]
+pub struct PlayoutGroups {
+    parent: Vec<Cell>,
+    size: Vec<u32>,
+}
+
+impl PlayoutGroups {
+    /// Copies the game's groups (its labels are roots already).
+    pub fn start(&mut self, game: &Game) {
+        let (label, size) = game.group_tables();
+        self.parent.clear();
+        self.parent.extend_from_slice(label);
+        self.size.clear();
+        self.size.extend(size.iter().map(|&s| s as u32));
+    }
+
+    #[inline]
+    fn find(&mut self, mut c: Cell) -> Cell {
+        while self.parent[c as usize] != c {
+            let grand = self.parent[self.parent[c as usize] as usize];
+            self.parent[c as usize] = grand;
+            c = grand;
+        }
+        c
+    }
+
+    /// The distinct roots of `colour` around `cell`, their count.
+    #[inline]
+    fn touching(
+        &mut self,
+        board: &Board,
+        colours: &[u8],
+        cell: Cell,
+        colour: u8,
+        roots: &mut [Cell; 6],
+    ) -> usize {
+        let mut n = 0;
+        for &nb in board.padded_neighbours(cell) {
+            if colours[nb as usize] == colour {
+                let r = self.find(nb);
+                if !roots[..n].contains(&r) {
+                    roots[n] = r;
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// The class of a stone of `colour` on the empty `cell`.
+    #[inline]
+    fn classify(
+        &mut self,
+        board: &Board,
+        colours: &[u8],
+        cell: Cell,
+        colour: u8,
+        own: bool,
+    ) -> usize {
+        let mut roots = [0; 6];
+        let n = self.touching(board, colours, cell, colour, &mut roots);
+        let mut merged = 1;
+        let mut product = 1;
+        for &r in &roots[..n] {
+            let s = self.size[r as usize];
+            merged += s;
+            product *= s;
+        }
+        let first = if n > 0 {
+            self.size[roots[0] as usize]
+        } else {
+            0
+        };
+        class(own, n, first, merged, product)
+    }
+
+    /// Puts a stone of `colour` on the empty `cell` and joins it to its groups.
+    #[inline]
+    fn place(&mut self, board: &Board, colours: &mut [u8], cell: Cell, colour: u8) {
+        let mut roots = [0; 6];
+        let n = self.touching(board, colours, cell, colour, &mut roots);
+        colours[cell as usize] = colour;
+        // Union by size: everything goes under the largest root.
+        let mut big = cell;
+        let mut total = 1;
+        for &r in &roots[..n] {
+            total += self.size[r as usize];
+            if big == cell || self.size[r as usize] > self.size[big as usize] {
+                big = r;
+            }
+        }
+        self.parent[cell as usize] = big;
+        for &r in &roots[..n] {
+            self.parent[r as usize] = big;
+        }
+        self.parent[big as usize] = big;
+        self.size[big as usize] = total;
+    }
+
+    /// Every colour's score: the product of its group sizes, 0 without stones.
+    pub fn scores(&mut self, colours: &[u8], players: usize) -> [u128; MAX_PLAYERS] {
+        let mut scores = [1u128; MAX_PLAYERS];
+        let mut stones = [false; MAX_PLAYERS];
+        for cell in 0..self.parent.len() {
+            let colour = colours[cell];
+            if colour != NO_STONE && self.parent[cell] as usize == cell {
+                scores[colour as usize] *= self.size[cell] as u128;
+                stones[colour as usize] = true;
+            }
+        }
+        for c in 0..MAX_PLAYERS {
+            if c >= players || !stones[c] {
+                scores[c] = 0;
+            }
+        }
+        scores
+    }
+}
+
+/// Fills the board: each of the `stones` remaining stones (colours in turn order from
+/// `colour`, the player changing after the last colour, starting with `mover`) goes to the
+/// best of `candidates` cells drawn from the remaining `empties`, by `weights`.
+#[allow(clippy::too_many_arguments)]
+pub fn fill(
+    board: &Board,
+    groups: &mut PlayoutGroups,
+    colours: &mut [u8],
+    empties: &mut [Cell],
+    stones: usize,
+    players: usize,
+    mut colour: u8,
+    mut mover: u8,
+    weights: &Weights,
+    candidates: usize,
+    rng: &mut FastRng,
+) {
+    let len = empties.len();
+    for i in 0..stones {
+        let left = len - i;
+        let own = colour == mover;
+        let mut best = i + rng.below(left);
+        let mut best_w = weights[groups.classify(board, colours, empties[best], colour, own)];
+        for _ in 1..candidates {
+            let j = i + rng.below(left);
+            let w = weights[groups.classify(board, colours, empties[j], colour, own)];
+            if w > best_w {
+                best = j;
+                best_w = w;
+            }
+        }
+        empties.swap(i, best);
+        groups.place(board, colours, empties[i], colour);
+        colour += 1;
+        if colour as usize == players {
+            colour = 0;
+            mover += 1;
+            if mover as usize == players {
+                mover = 0;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::random_turn;
+    use crate::playout::Scorer;
+
+    #[test]
+    fn policy_fills_end_the_game_and_score_as_the_scorer_does() {
+        for (side, players, turns) in [(3, 2, 0), (5, 2, 4), (5, 3, 2), (6, 4, 1), (8, 2, 20)] {
+            let mut game = Game::new(side, players).unwrap();
+            for t in 0..turns {
+                let turn = random_turn(&game, t as u64);
+                game.play_turn(game.to_move(), &turn).unwrap();
+            }
+            let mut scorer = Scorer::new(game.board());
+            let mut groups = PlayoutGroups::default();
+            let mut rng = FastRng::new(side as u64);
+            for candidates in [1, 2, 4] {
+                let mut colours = game.stone_indices().to_vec();
+                colours.push(NO_STONE);
+                let mut empties = game.empties().to_vec();
+                let stones = game.total_turns() * players - game.stones_placed();
+                groups.start(&game);
+                fill(
+                    game.board(),
+                    &mut groups,
+                    &mut colours,
+                    &mut empties,
+                    stones,
+                    players,
+                    game.next_stone_colour().index() as u8,
+                    game.to_move().index() as u8,
+                    &DEFAULT_WEIGHTS,
+                    candidates,
+                    &mut rng,
+                );
+                let empty = colours[..colours.len() - 1]
+                    .iter()
+                    .filter(|&&c| c == NO_STONE)
+                    .count();
+                assert!(empty < players * players, "the fill runs to the end");
+                let first = game.next_stone_colour().index();
+                for c in 0..players {
+                    let count = |b: &[u8]| b.iter().filter(|&&x| x as usize == c).count();
+                    let added = (0..stones).filter(|i| (first + i) % players == c).count();
+                    assert_eq!(
+                        count(&colours),
+                        count(game.stone_indices()) + added,
+                        "colour {c} gets its stones"
+                    );
+                }
+                assert_eq!(
+                    groups.scores(&colours, players),
+                    scorer.scores(&colours, players)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn classes_follow_the_placement() {
+        // (own, groups touched, first size, merged size, product of sizes)
+        assert_eq!(CLASS_NAMES[class(true, 0, 0, 1, 1)], "own_new");
+        assert_eq!(CLASS_NAMES[class(true, 1, 2, 3, 2)], "own_grow2");
+        assert_eq!(CLASS_NAMES[class(true, 1, 9, 10, 9)], "own_grow4");
+        assert_eq!(CLASS_NAMES[class(true, 2, 1, 3, 1)], "own_merge_gain");
+        assert_eq!(CLASS_NAMES[class(false, 2, 3, 7, 9)], "opp_merge_loss");
+        assert_eq!(CLASS_NAMES[class(false, 1, 1, 2, 1)], "opp_grow1");
+    }
+}

@@ -1,0 +1,197 @@
+//! The tree search: its proofs against exhaustive search, reproducibility, tree reuse, and
+//! legal turns on every board and player count.
+
+use omega::board::Cell;
+use omega::engine::{Engine, EngineConfig};
+use omega::game::{Colour, Game};
+use omega::mcts::{Mcts, MctsLimits};
+use omega::player::{random_turn, MctsOptions, PlayerKind};
+use omega::playout::{OmegaTree, Scratch};
+use std::time::Instant;
+
+fn position(side: usize, players: usize, turns: usize, seed: u64) -> Game {
+    let mut game = Game::new(side, players).unwrap();
+    for _ in 0..turns {
+        let t = random_turn(&game, seed);
+        game.play_turn(game.to_move(), &t).unwrap();
+    }
+    game
+}
+
+/// Whether `w` can force a win from here whatever the other players do (an AND-OR search
+/// over every stone).
+fn forced_win(game: &mut Game, w: Colour) -> bool {
+    if game.is_over() {
+        return game.winner().0 == w;
+    }
+    let ours = game.to_move() == w;
+    for cell in game.empties().to_vec() {
+        game.place(cell);
+        let won = forced_win(game, w);
+        game.unplace();
+        if won == ours {
+            return ours;
+        }
+    }
+    !ours
+}
+
+/// A search of `playouts` from `game` with the given options; returns the proven winner.
+fn search(game: &mut Game, options: &MctsOptions, playouts: u64, seed: u64) -> Option<usize> {
+    let mut scratch = Scratch::new(game);
+    let mut mcts: Mcts<Cell> = Mcts::new(options.search, seed);
+    let limits = MctsLimits {
+        start: Instant::now(),
+        time: None,
+        playouts: Some(playouts),
+    };
+    let before = game.hash();
+    let progress = mcts
+        .search(
+            &mut OmegaTree::new(game, &mut scratch, options.playout),
+            limits,
+            None,
+            |_| {},
+        )
+        .expect("not over");
+    assert_eq!(game.hash(), before, "the search leaves the game as it was");
+    game.check_consistency().unwrap();
+    progress.proven
+}
+
+/// A proof is sound: the proven winner can force its win against every choice of the
+/// others. With 3-4 players a position may have no such winner (the result then depends on
+/// what the others prefer), and it stays unproven.
+#[test]
+fn proofs_agree_with_exhaustive_search_on_small_endgames() {
+    // (side, players, turns played first); every case is small enough to search through.
+    let cases = [
+        (2, 2, 0),
+        (3, 2, 5),
+        (3, 2, 6),
+        (3, 3, 3),
+        (3, 3, 4),
+        (4, 4, 5),
+    ];
+    let mut proofs = 0;
+    for (side, players, turns) in cases {
+        for seed in 0..6 {
+            let mut game = position(side, players, turns, seed);
+            for options in [MctsOptions::plain(), MctsOptions::strong()] {
+                let label = format!("side {side} K {players} turns {turns} seed {seed}");
+                match search(&mut game, &options, 300_000, seed) {
+                    Some(w) => {
+                        let w = Colour::from_index(w);
+                        assert!(
+                            forced_win(&mut game, w),
+                            "{label}: {w} proven, no forced win"
+                        );
+                        proofs += 1;
+                    }
+                    None => assert!(players > 2, "{label}: two-player endgames are proven"),
+                }
+            }
+        }
+    }
+    assert!(
+        proofs >= 40,
+        "most of the 72 searches end in a proof ({proofs})"
+    );
+}
+
+#[test]
+fn two_player_endgames_are_proven_for_the_right_side() {
+    for seed in 0..10 {
+        let mut game = position(3, 2, 5, seed);
+        let white_wins = forced_win(&mut game, Colour::White);
+        let proven = search(&mut game, &MctsOptions::strong(), 300_000, seed);
+        assert_eq!(proven, Some(if white_wins { 0 } else { 1 }), "seed {seed}");
+    }
+}
+
+fn engine(kind: PlayerKind, playouts: u64, seed: u64) -> Engine {
+    let mut config = EngineConfig::for_player(kind);
+    config.options.seed = seed;
+    config.options.mcts.playouts = Some(playouts);
+    config.options.mcts.tree_mb = 16;
+    Engine::new(config)
+}
+
+#[test]
+fn a_playout_limit_and_a_seed_give_the_same_game_on_every_run() {
+    for kind in [PlayerKind::Mcts, PlayerKind::MctsPlain] {
+        let games: Vec<Vec<Vec<Cell>>> = (0..2)
+            .map(|_| {
+                let mut e = engine(kind, 2_000, 9);
+                e.set_up(4, 2).unwrap();
+                while !e.game().is_over() {
+                    e.genmove(e.game().to_move(), true).unwrap();
+                }
+                e.game().turn_history()
+            })
+            .collect();
+        assert_eq!(games[0], games[1], "{kind:?}");
+    }
+}
+
+/// Whole games (small boards) and first turns (large ones) for every side and player
+/// count, every turn checked by a separate referee; tree reuse across turns included.
+#[test]
+fn genmove_is_legal_on_every_side_for_two_three_and_four_players() {
+    for side in 2..=13 {
+        for players in 2..=4 {
+            let mut e = engine(PlayerKind::Mcts, 300, side as u64);
+            e.set_up(side, players).unwrap();
+            let mut referee = Game::new(side, players).unwrap();
+            let turns = if side <= 5 { usize::MAX } else { 2 };
+            while !referee.is_over() && referee.turns_played() < turns {
+                let colour = referee.to_move();
+                let turn = e.genmove(colour, true).unwrap();
+                referee.play_turn(colour, &turn).unwrap();
+                assert_eq!(referee.hash(), e.game().hash());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_tree_below_the_turns_played_is_kept() {
+    let mut game = position(5, 2, 2, 3);
+    let options = MctsOptions::strong();
+    let mut scratch = Scratch::new(&game);
+    let mut mcts: Mcts<Cell> = Mcts::new(options.search, 1);
+    let limits = MctsLimits {
+        start: Instant::now(),
+        time: None,
+        playouts: Some(20_000),
+    };
+    let first = mcts
+        .search(
+            &mut OmegaTree::new(&mut game, &mut scratch, options.playout),
+            limits,
+            None,
+            |_| {},
+        )
+        .unwrap();
+    // The expected line: the most visited turn, then the most visited reply.
+    let line: Vec<Cell> = first.pv[..4].to_vec();
+    assert!(mcts.advance(&line));
+    let kept = mcts.tree().root().visits;
+    assert!(kept > 20, "the reply's subtree is kept ({kept} playouts)");
+    for &c in &line {
+        game.place(c);
+    }
+    let second = mcts
+        .search(
+            &mut OmegaTree::new(&mut game, &mut scratch, options.playout),
+            limits,
+            None,
+            |_| {},
+        )
+        .unwrap();
+    assert_eq!(second.root_visits as u64, kept as u64 + 20_000);
+    // A line the tree never saw clears it.
+    let unseen: Vec<Cell> = game.empties().iter().rev().take(2).copied().collect();
+    mcts.advance(&[unseen[0], unseen[1], unseen[0]]);
+    assert_eq!(mcts.tree().len(), 1);
+}
