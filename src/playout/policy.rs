@@ -159,8 +159,7 @@ impl PlayoutGroups {
     pub fn scores(&mut self, colours: &[u8], players: usize) -> [u128; MAX_PLAYERS] {
         let mut scores = [1u128; MAX_PLAYERS];
         let mut stones = [false; MAX_PLAYERS];
-        for cell in 0..self.parent.len() {
-            let colour = colours[cell];
+        for (cell, &colour) in colours[..self.parent.len()].iter().enumerate() {
             if colour != NO_STONE && self.parent[cell] as usize == cell {
                 scores[colour as usize] *= self.size[cell] as u128;
                 stones[colour as usize] = true;
