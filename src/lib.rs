@@ -17,3 +17,4 @@ pub mod position;
 pub mod protocol;
 pub mod search;
 pub mod timeman;
+pub mod transcript;

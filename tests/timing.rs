@@ -17,11 +17,22 @@ struct Engine {
 
 impl Engine {
     fn start(args: &[&str]) -> Engine {
+        Engine::start_with(args, Stdio::null(), "warn")
+    }
+
+    /// With the search's `info` lines written to `log`.
+    fn start_logged(args: &[&str], log: &std::path::Path) -> Engine {
+        let file = std::fs::File::create(log).expect("log file");
+        Engine::start_with(args, Stdio::from(file), "info")
+    }
+
+    fn start_with(args: &[&str], stderr: Stdio, level: &str) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_omega"))
             .args(args)
+            .env("RUST_LOG", level)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("start omega");
         let stdin = child.stdin.take().unwrap();
@@ -55,9 +66,18 @@ impl Drop for Engine {
 }
 
 /// Keeps one core busy until dropped.
-struct Busy(Arc<AtomicBool>, Option<thread::JoinHandle<()>>);
+struct Busy(
+    Arc<AtomicBool>,
+    Option<thread::JoinHandle<()>>,
+    #[allow(dead_code)] std::sync::MutexGuard<'static, ()>,
+);
+
+/// One timing test at a time: run side by side (as `cargo test` runs them), their engines
+/// and load generators would share two cores between five busy threads.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn busy_core() -> Busy {
+    let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     let handle = thread::spawn(move || {
@@ -67,7 +87,7 @@ fn busy_core() -> Busy {
             std::hint::black_box(x);
         }
     });
-    Busy(stop, Some(handle))
+    Busy(stop, Some(handle), guard)
 }
 
 impl Drop for Busy {
@@ -96,6 +116,65 @@ fn a_move_under_one_second_byo_yomi_is_answered_within_one_second() {
             );
         }
     }
+}
+
+/// The floor: a 1 s turn thinks at least 0.85 s (the search is not proven at the
+/// start of a game, so it has no reason to stop early).
+#[test]
+fn a_one_second_turn_uses_most_of_its_second() {
+    let _busy = busy_core();
+    for (side, players) in [(5, 2), (10, 3)] {
+        let mut engine = Engine::start(&[]);
+        engine.ask(&format!("boardsize {side}"));
+        engine.ask(&format!("players {players}"));
+        engine.ask("time_settings 0 1 1");
+        let (answer, took) = engine.ask("genmove white");
+        assert!(answer.starts_with("= "), "{answer}");
+        assert!(
+            took >= Duration::from_millis(850) && took < Duration::from_secs(1),
+            "side {side} K {players}: {took:?}"
+        );
+    }
+}
+
+/// At 0.05 s a turn every board and player count still gets a searched turn in time: the
+/// search's log shows its playouts (at least the 16 every search makes), or a proof.
+#[test]
+fn a_twentieth_of_a_second_is_enough_for_a_searched_turn_on_every_board() {
+    let _busy = busy_core();
+    let dir = std::env::temp_dir().join(format!("omega-timing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (side, players) in [(2, 2), (5, 2), (7, 3), (10, 2), (10, 4), (13, 2), (13, 4)] {
+        let log = dir.join(format!("{side}-{players}.log"));
+        let mut engine = Engine::start_logged(&[], &log);
+        engine.ask(&format!("boardsize {side}"));
+        engine.ask(&format!("players {players}"));
+        engine.ask("time_settings 0 0.05 1");
+        for colour in ["white", "black", "red", "blue"].iter().take(players) {
+            let (answer, took) = engine.ask(&format!("genmove {colour}"));
+            assert!(answer.starts_with("= "), "{answer}");
+            assert!(
+                took < Duration::from_millis(50),
+                "side {side} K {players}: {took:?}"
+            );
+        }
+        drop(engine);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let searches: Vec<u64> = text
+            .lines()
+            .filter_map(|l| l.split("info playouts ").nth(1))
+            .filter_map(|rest| match rest.contains(" proven ") {
+                true => Some(u64::MAX),
+                false => rest.split(' ').next()?.parse().ok(),
+            })
+            .collect();
+        assert!(searches.len() >= players, "side {side} K {players}: {text}");
+        assert!(
+            searches.iter().all(|&p| p >= 16),
+            "side {side} K {players}: {searches:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -5,7 +5,9 @@
 use crate::board::{Board, Cell};
 use crate::game::{mix64, Game};
 use crate::mcts::{Mcts, MctsConfig, MctsLimits, Progress};
-use crate::playout::{OmegaTree, PlayoutConfig, Scratch, CLASS_NAMES};
+use crate::playout::{OmegaTree, PlayoutConfig, Scratch, CLASS_NAMES, COUNT_NAMES};
+use crate::position::OmegaPosition;
+use crate::search::{Features, SearchLimits, Searcher, WIN};
 use crate::timeman::Limits;
 use std::time::{Duration, Instant};
 
@@ -14,6 +16,10 @@ const NODE_BYTES: usize = crate::mcts::node_bytes::<Cell>();
 /// Playouts of a continuation search, when the main search did not reach the end of the turn
 /// (it also stops at the move's maximum time, but never before `mcts::MIN_PLAYOUTS`).
 const CONTINUATION_PLAYOUTS: u64 = 256;
+/// Share of a move's optimum time the exact endgame search may take.
+const EXACT_SHARE: f64 = 0.5;
+/// Transposition table of the exact endgame search, in MiB.
+const EXACT_HASH_MB: usize = 16;
 /// How often a long search logs its progress.
 const REPORT_EVERY: Duration = Duration::from_secs(1);
 
@@ -26,6 +32,9 @@ pub struct MctsOptions {
     pub tree_mb: usize,
     pub search: MctsConfig,
     pub playout: PlayoutConfig,
+    /// With this many stones or fewer left to the end of the game, an exact alpha-beta
+    /// search runs first, and a proven win it finds is played (0 = never).
+    pub exact_plies: usize,
 }
 
 impl MctsOptions {
@@ -36,6 +45,7 @@ impl MctsOptions {
             tree_mb: 512,
             search: MctsConfig::default(),
             playout: PlayoutConfig::default(),
+            exact_plies: 0,
         }
     }
 
@@ -53,6 +63,7 @@ impl MctsOptions {
                 prior_scale: 500.0,
                 ..PlayoutConfig::default()
             },
+            exact_plies: 0,
         }
     }
 
@@ -84,14 +95,26 @@ impl MctsOptions {
             "score_weight" => p.score_weight = number()?.clamp(0.0, 1.0),
             "score_scale" => p.score_scale = number()?.max(1e-3),
             "prior_scale" => p.prior_scale = number()?.max(0.0),
+            "eval_weight" => p.eval_weight = number()?.clamp(0.0, 1.0),
+            "eval_scale" => p.eval_scale = number()?.max(1.0),
+            "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
-            _ => match name
-                .strip_prefix("w_")
-                .and_then(|class| CLASS_NAMES.iter().position(|&c| c == class))
-            {
-                Some(i) => p.weights[i] = number()?,
-                None => return Err(format!("unknown parameter '{name}'")),
-            },
+            "pattern_prior" => p.pattern_prior = number()?.max(0.0),
+            "pattern_candidates" => p.pattern_candidates = number()?.clamp(1.0, 16.0) as usize,
+            "count_candidates" => p.count_candidates = number()?.clamp(1.0, 64.0) as usize,
+            _ => {
+                let class = |prefix: &str, names: &[&str]| {
+                    name.strip_prefix(prefix)
+                        .and_then(|c| names.iter().position(|&n| n == c))
+                };
+                if let Some(i) = class("w_", &CLASS_NAMES) {
+                    p.weights[i] = number()?;
+                } else if let Some(i) = class("n_", &COUNT_NAMES) {
+                    p.count_weights[i] = number()?;
+                } else {
+                    return Err(format!("unknown parameter '{name}'"));
+                }
+            }
         }
         Ok(())
     }
@@ -104,6 +127,8 @@ pub struct MctsPlayer {
     scratch: Scratch,
     /// The stones placed from the start of the game to the tree's root.
     root_history: Vec<Cell>,
+    /// The exact endgame search, made at its first use.
+    exact: Option<Searcher<Cell>>,
 }
 
 impl MctsPlayer {
@@ -115,12 +140,16 @@ impl MctsPlayer {
             mcts: Mcts::new(options.search, seed),
             scratch: Scratch::default(),
             root_history: Vec::new(),
+            exact: None,
         }
     }
 
     pub fn new_game(&mut self) {
         self.mcts.clear();
         self.root_history.clear();
+        if let Some(exact) = self.exact.as_mut() {
+            exact.clear();
+        }
     }
 
     /// Contract: the game is not over and is at a turn boundary; it is unchanged on return.
@@ -128,6 +157,9 @@ impl MctsPlayer {
         if !self.scratch.fits(game) {
             self.scratch = Scratch::new(game);
             self.new_game();
+        }
+        if let Some(turn) = self.proven_win(game, start, limits) {
+            return turn;
         }
         self.move_root(game);
         let k = game.players();
@@ -159,6 +191,42 @@ impl MctsPlayer {
             game.unplace();
         }
         turn
+    }
+
+    /// Near the end of the game: an exact alpha-beta search (paranoid with 3-4 players, so a
+    /// win it proves holds against any play of the others) and its turn when it proves a win.
+    /// It may take [`EXACT_SHARE`] of the optimum; the tree search has the rest.
+    fn proven_win(&mut self, game: &mut Game, start: Instant, limits: Limits) -> Option<Vec<Cell>> {
+        let k = game.players();
+        let plies_left = game.total_turns() * k - game.stones_placed();
+        if plies_left > self.options.exact_plies {
+            return None;
+        }
+        let limits = match self.options.playouts {
+            // Reproducible: the exact depth, whatever the clock says.
+            Some(_) => SearchLimits {
+                soft: Duration::MAX,
+                hard: Duration::MAX,
+                depth: Some(plies_left),
+                nodes: None,
+            },
+            None => SearchLimits {
+                soft: limits.optimum.mul_f64(EXACT_SHARE),
+                hard: limits.optimum.mul_f64(EXACT_SHARE),
+                depth: None,
+                nodes: None,
+            },
+        };
+        let searcher = self
+            .exact
+            .get_or_insert_with(|| Searcher::new(EXACT_HASH_MB, Features::default()));
+        let it = searcher.search(&mut OmegaPosition::new(game), start, limits, |_| {})?;
+        if it.exact && it.value >= WIN && it.pv.len() >= k {
+            log::info!("info exact win in {plies_left} plies, nodes {}", it.nodes);
+            Some(it.pv[..k].to_vec())
+        } else {
+            None
+        }
     }
 
     /// Keeps the part of the tree below the current position, when the tree's root is an

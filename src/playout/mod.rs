@@ -2,16 +2,23 @@
 //! K plies of one player), fast playouts on a scratch copy of the board, exact scoring of the
 //! filled board, and prior values of the moves from the evaluation's placement deltas.
 
+mod learn;
+mod pattern;
+mod pattern_weights;
 mod policy;
 mod score;
 
+pub use learn::{to_source, Choices};
+pub use pattern::OFF_BOARD;
 use policy::PlayoutGroups;
-pub use policy::{Weights, CLASS_NAMES, DEFAULT_WEIGHTS};
+pub use policy::{
+    CountWeights, Weights, CLASS_NAMES, COUNT_NAMES, DEFAULT_COUNT_WEIGHTS, DEFAULT_WEIGHTS,
+};
 pub use score::{winner, Scorer};
 
 use crate::board::Cell;
 use crate::eval;
-use crate::game::{Game, MAX_PLAYERS, NO_STONE};
+use crate::game::{Colour, Game, MAX_PLAYERS};
 use crate::mcts::{FastRng, MctsPosition, Rewards};
 
 /// How playouts and priors are made. `Default` is the plain baseline: uniformly random
@@ -30,6 +37,21 @@ pub struct PlayoutConfig {
     /// Cells drawn for each stone of a playout, the best by `weights` taking the stone;
     /// 1 = a uniformly random fill.
     pub candidates: usize,
+    /// Cells drawn for each stone by the light policy (neighbour counts only), when
+    /// `candidates` is 1; 1 = none.
+    pub count_candidates: usize,
+    pub count_weights: CountWeights,
+    /// Cells drawn for each stone by the pattern policy (learnt gammas), when the other two
+    /// policies are off; 1 = none.
+    pub pattern_candidates: usize,
+    /// Priors from the patterns' gammas g, as `g^a / (g^a + 1)` with this a (0 = the
+    /// placement-delta priors of `prior_scale` instead).
+    pub pattern_prior: f32,
+    /// Share of the reward that comes from the static evaluation of the leaf the playout
+    /// starts from (0 = none), and the evaluation difference (thousandths of a natural log)
+    /// that makes that part 0.73.
+    pub eval_weight: f32,
+    pub eval_scale: f32,
     /// Preferences of the placement classes (see `policy.rs`).
     pub weights: Weights,
 }
@@ -42,6 +64,12 @@ impl Default for PlayoutConfig {
             prior_scale: 0.0,
             candidates: 1,
             weights: DEFAULT_WEIGHTS,
+            count_candidates: 1,
+            pattern_candidates: 1,
+            pattern_prior: 0.0,
+            count_weights: DEFAULT_COUNT_WEIGHTS,
+            eval_weight: 0.0,
+            eval_scale: 1500.0,
         }
     }
 }
@@ -50,6 +78,9 @@ impl Default for PlayoutConfig {
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     scorer: Scorer,
+    /// A copy of the board for reading patterns in the tree.
+    board: Vec<u8>,
+    rings: Vec<[Cell; 6]>,
     groups: PlayoutGroups,
     empties: Vec<Cell>,
 }
@@ -58,6 +89,8 @@ impl Scratch {
     pub fn new(game: &Game) -> Scratch {
         Scratch {
             scorer: Scorer::new(game.board()),
+            board: Vec::new(),
+            rings: pattern::rings(game.board()),
             groups: PlayoutGroups::default(),
             empties: Vec::with_capacity(game.board().cell_count()),
         }
@@ -166,6 +199,27 @@ impl MctsPosition for OmegaTree<'_> {
     }
 
     fn priors(&mut self, moves: &[Cell], out: &mut Vec<f32>) {
+        let power = self.config.pattern_prior;
+        if power > 0.0 {
+            // The pattern's gamma g, relative to the geometric mean 1: g^a / (g^a + 1).
+            let n = self.game.board().cell_count();
+            let own = self.game.next_stone_colour() == self.game.to_move();
+            let board = &mut self.scratch.board;
+            board.clear();
+            board.extend_from_slice(self.game.stone_indices());
+            board.push(OFF_BOARD);
+            let colour = self.game.next_stone_colour().index() as u8;
+            let model = &pattern::gammas()[usize::from(!own)];
+            let states = pattern::states(colour);
+            debug_assert_eq!(board.len(), n + 1);
+            for &m in moves {
+                let g =
+                    model[pattern::code(board, &self.scratch.rings[m as usize], &states) as usize];
+                let ga = g.powf(power);
+                out.push(ga / (ga + 1.0));
+            }
+            return;
+        }
         let scale = self.config.prior_scale;
         if scale <= 0.0 {
             return;
@@ -191,14 +245,43 @@ impl MctsPosition for OmegaTree<'_> {
         let n = self.game.board().cell_count();
         let k = self.game.players();
         amaf[..n].copy_from_slice(self.game.stone_indices());
-        amaf[n] = NO_STONE;
+        amaf[n] = OFF_BOARD;
         let stones = self.stones_left();
-        let scratch = &mut *self.scratch;
-        scratch.empties.clear();
-        scratch.empties.extend_from_slice(self.game.empties());
+        self.scratch.empties.clear();
+        self.scratch.empties.extend_from_slice(self.game.empties());
         let colour = self.game.next_stone_colour().index() as u8;
+        let evaluation = (self.config.eval_weight > 0.0 && !self.game.is_over())
+            .then(|| eval::colour_values(self.game));
+        let scratch = &mut *self.scratch;
         let scores = if self.config.candidates <= 1 {
-            uniform_fill(&mut scratch.empties, amaf, stones, k, colour, rng);
+            if self.config.pattern_candidates > 1 {
+                pattern::fill(
+                    &scratch.rings,
+                    amaf,
+                    &mut scratch.empties,
+                    stones,
+                    k,
+                    colour,
+                    self.game.to_move().index() as u8,
+                    self.config.pattern_candidates,
+                    rng,
+                );
+            } else if self.config.count_candidates <= 1 {
+                uniform_fill(&mut scratch.empties, amaf, stones, k, colour, rng);
+            } else {
+                policy::count_fill(
+                    self.game.board(),
+                    amaf,
+                    &mut scratch.empties,
+                    stones,
+                    k,
+                    colour,
+                    self.game.to_move().index() as u8,
+                    &self.config.count_weights,
+                    self.config.count_candidates,
+                    rng,
+                );
+            }
             scratch.scorer.scores(amaf, k)
         } else {
             scratch.groups.start(self.game);
@@ -219,6 +302,14 @@ impl MctsPosition for OmegaTree<'_> {
         };
         let winner = winner(&scores, k);
         self.rewards(&scores, winner, rewards);
+        if let Some(values) = evaluation {
+            let w = self.config.eval_weight;
+            for (p, reward) in rewards.iter_mut().enumerate().take(k) {
+                let rel = eval::relative(&values, k, Colour::from_index(p)) as f32;
+                let e = 1.0 / (1.0 + (-rel / self.config.eval_scale).exp());
+                *reward = (1.0 - w) * *reward + w * e;
+            }
+        }
         winner
     }
 }

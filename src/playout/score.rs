@@ -51,11 +51,11 @@ impl Scorer {
     }
 
     /// Every colour's score on `colours` (a colour index a cell, [`NO_STONE`] when empty, and
-    /// one more entry for `outside`, which must hold [`NO_STONE`]): the product of its group
-    /// sizes, 0 for a colour without stones.
+    /// one more entry for `outside`, which must hold no colour index): the product of its
+    /// group sizes, 0 for a colour without stones.
     pub fn scores(&mut self, colours: &[u8], players: usize) -> [u128; MAX_PLAYERS] {
         let n = self.earlier.len();
-        debug_assert!(colours.len() > n && colours[n] == NO_STONE);
+        debug_assert!(colours.len() > n && colours[n] as usize >= MAX_PLAYERS);
         let parent = &mut self.parent;
         let size = &mut self.size;
         let find = |parent: &mut [Cell], mut r: Cell| {

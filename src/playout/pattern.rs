@@ -1,0 +1,209 @@
+//! Local patterns: the six neighbours of an empty cell, each empty, holding the colour of the
+//! stone to place ("same"), holding another colour, or off the board, read in rotational
+//! order as 2 bits each: 4096 codes, folded by the 12 symmetries of the hexagon into classes.
+//! A pattern's weight (its "gamma", Coulom 2007) is learnt from games by `omega
+//! learn-patterns` for the two cases that matter in Omega: a stone of the placing player's
+//! own colour, and a stone of an opponent's colour.
+
+use super::pattern_weights::GAMMAS;
+use crate::board::{Board, Cell, Coord};
+use crate::game::{MAX_PLAYERS, NO_STONE};
+use std::sync::OnceLock;
+
+/// Codes of one ring: 2 bits for each of the six directions.
+pub const CODES: usize = 1 << 12;
+
+pub const EMPTY: u16 = 0;
+pub const SAME: u16 = 1;
+pub const OTHER: u16 = 2;
+pub const OFF: u16 = 3;
+
+/// The six directions in (column, row), in turn around a cell.
+const RING: [(i32, i32); 6] = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)];
+
+/// Each cell's neighbours in [`RING`] order, the board's `outside` index off the board.
+pub fn rings(board: &Board) -> Vec<[Cell; 6]> {
+    board
+        .cells()
+        .map(|cell| {
+            let Coord { col, row } = board.coord(cell);
+            RING.map(|(dc, dr)| {
+                let (c, r) = (col as i32 + dc, row as i32 + dr);
+                if c < 0 || r < 0 {
+                    return board.outside();
+                }
+                board
+                    .cell(Coord {
+                        col: c as usize,
+                        row: r as usize,
+                    })
+                    .unwrap_or(board.outside())
+            })
+        })
+        .collect()
+}
+
+/// What a playout board holds on the `outside` entry, so that patterns see the edge (empty
+/// cells hold [`NO_STONE`]).
+pub const OFF_BOARD: u8 = NO_STONE - 1;
+
+/// The state every board byte stands for, around a stone of `colour`, on a playout board: a
+/// table, so that reading a ring takes no branch.
+pub const fn states(colour: u8) -> [u16; 256] {
+    let mut t = [OTHER; 256];
+    t[NO_STONE as usize] = EMPTY;
+    t[OFF_BOARD as usize] = OFF;
+    t[colour as usize] = SAME;
+    t
+}
+
+/// [`states`] of every colour.
+static STATES: [[u16; 256]; MAX_PLAYERS] = [states(0), states(1), states(2), states(3)];
+
+/// The code of `ring` on `colours`, read through [`states`].
+#[inline]
+pub fn code(colours: &[u8], ring: &[Cell; 6], states: &[u16; 256]) -> u16 {
+    let mut code = 0;
+    for (i, &nb) in ring.iter().enumerate() {
+        code |= states[colours[nb as usize] as usize] << (2 * i);
+    }
+    code
+}
+
+/// The state of direction `i` in `code`.
+pub fn state(code: u16, i: usize) -> u16 {
+    (code >> (2 * i)) & 3
+}
+
+fn rotate(code: u16) -> u16 {
+    ((code << 2) | (code >> 10)) & (CODES as u16 - 1)
+}
+
+fn reflect(code: u16) -> u16 {
+    // Direction i goes to direction -i (mod 6): a mirror through direction 0.
+    (0..6).fold(0, |acc, i| acc | (state(code, i) << (2 * ((6 - i) % 6))))
+}
+
+/// The learnt gammas of every code: `[own stone, opponent's stone][code]`.
+pub fn gammas() -> &'static [[f32; CODES]; 2] {
+    static TABLE: OnceLock<Box<[[f32; CODES]; 2]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([[1.0; CODES]; 2]);
+        for code in 0..CODES {
+            let class = canonical(code as u16);
+            if let Some(&(_, own, opp)) = GAMMAS.iter().find(|g| g.0 == class) {
+                t[0][code] = own;
+                t[1][code] = opp;
+            }
+        }
+        t
+    })
+}
+
+/// The class of every code: the smallest code among its 12 images.
+pub fn canonical(code: u16) -> u16 {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..CODES as u16)
+            .map(|code| {
+                let mut best = code;
+                let mut c = code;
+                for _ in 0..6 {
+                    c = rotate(c);
+                    best = best.min(c).min(reflect(c));
+                }
+                best
+            })
+            .collect()
+    })[code as usize]
+}
+
+/// The pattern policy: like the class policy's fill, but each of `candidates` cells drawn
+/// for a stone is taken with a probability in proportion to its gamma (a sampled softmax over
+/// the learnt weights, cheap: one ring read a candidate). `colours` is a playout board.
+#[allow(clippy::too_many_arguments)]
+pub fn fill(
+    rings: &[[Cell; 6]],
+    colours: &mut [u8],
+    empties: &mut [Cell],
+    stones: usize,
+    players: usize,
+    mut colour: u8,
+    mut mover: u8,
+    candidates: usize,
+    rng: &mut crate::mcts::FastRng,
+) {
+    let table = gammas();
+    let len = empties.len();
+    let mut drawn = [(0usize, 0f32); 16];
+    let candidates = candidates.min(drawn.len());
+    for i in 0..stones {
+        let left = len - i;
+        let model = &table[usize::from(colour != mover)];
+        let states = &STATES[colour as usize];
+        let mut total = 0.0;
+        for slot in drawn.iter_mut().take(candidates) {
+            let j = i + rng.below(left);
+            let g = model[code(colours, &rings[empties[j] as usize], states) as usize];
+            total += g;
+            *slot = (j, total);
+        }
+        let x = rng.unit() * total;
+        let pick = drawn[..candidates]
+            .iter()
+            .find(|&&(_, upto)| x < upto)
+            .map_or(drawn[candidates - 1].0, |d| d.0);
+        empties.swap(i, pick);
+        colours[empties[i] as usize] = colour;
+        colour += 1;
+        if colour as usize == players {
+            colour = 0;
+            mover += 1;
+            if mover as usize == players {
+                mover = 0;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_fold_codes_into_classes() {
+        // A single same-coloured neighbour looks alike in every direction.
+        let one: Vec<u16> = (0..6).map(|i| canonical(SAME << (2 * i))).collect();
+        assert!(one.iter().all(|&c| c == one[0]));
+        // Two neighbours side by side differ from two opposite ones.
+        let adjacent = canonical(SAME | (SAME << 2));
+        let opposite = canonical(SAME | (SAME << 6));
+        assert_ne!(adjacent, opposite);
+        assert_eq!(canonical(SAME << 4 | SAME << 6), adjacent);
+        let classes: std::collections::BTreeSet<u16> = (0..CODES as u16).map(canonical).collect();
+        // Burnside: (4^6 + 2*4 + 2*16 + 64 + 3*256 + 3*64) / 12 = 430 classes.
+        assert_eq!(classes.len(), 430);
+    }
+
+    #[test]
+    fn rings_go_round_and_mark_the_edge() {
+        let board = Board::new(3);
+        let rings = rings(&board);
+        let a1 = board.parse("a1").unwrap();
+        let off = rings[a1 as usize]
+            .iter()
+            .filter(|&&n| n == board.outside())
+            .count();
+        assert_eq!(off, 3, "a corner has three neighbours");
+        let centre = board.parse("c3").unwrap();
+        let mut around = rings[centre as usize].to_vec();
+        around.sort_unstable();
+        let mut want = board.neighbours(centre).to_vec();
+        want.sort_unstable();
+        assert_eq!(around, want);
+        // Consecutive directions are neighbours of each other.
+        for w in rings[centre as usize].windows(2) {
+            assert!(board.neighbours(w[0]).contains(&w[1]));
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Transcripts: the `play` lines of a game after its set-up (`boardsize`, `players`,
+//! `clear_board`), as omega-match writes its records and as `omega` reads them on stdin.
+//! `#` comments, empty lines and other commands are skipped.
+
+use crate::board::parse_coord;
+use crate::game::{Colour, Game, MoveError};
+use std::fmt;
+
+/// Why a transcript does not give a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TranscriptError {
+    /// The line, counted from 1.
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for TranscriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// The game a transcript describes: side 5 and two players unless it says otherwise; a
+/// `boardsize`, `players` or `clear_board` line starts the game afresh.
+pub fn read(text: &str) -> Result<Game, TranscriptError> {
+    let mut side = 5;
+    let mut players = 2;
+    let mut game = Game::new(side, players).expect("default set-up");
+    for (i, raw) in text.lines().enumerate() {
+        let error = |message: String| TranscriptError {
+            line: i + 1,
+            message,
+        };
+        let line = raw.split('#').next().unwrap_or("");
+        let mut words = line.split_whitespace();
+        // An id before the command, as GTP allows.
+        let mut first = words.next();
+        if first.is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit())) {
+            first = words.next();
+        }
+        let Some(command) = first else { continue };
+        let number = |w: Option<&str>| {
+            w.and_then(|w| w.parse::<usize>().ok())
+                .ok_or_else(|| error(format!("{command} needs a number")))
+        };
+        match command {
+            "boardsize" | "players" | "clear_board" => {
+                match command {
+                    "boardsize" => side = number(words.next())?,
+                    "players" => players = number(words.next())?,
+                    _ => {}
+                }
+                game = Game::new(side, players)
+                    .map_err(|e| error(format!("unacceptable set-up: {e:?}")))?;
+            }
+            "play" => {
+                let colour = words
+                    .next()
+                    .and_then(Colour::parse)
+                    .ok_or_else(|| error("play needs a colour".into()))?;
+                let coords = words
+                    .map(|w| parse_coord(w).map_err(|e| error(e.to_string())))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let cells = game
+                    .cells_of(&coords)
+                    .map_err(|e: MoveError| error(e.to_string()))?;
+                game.play_turn(colour, &cells)
+                    .map_err(|e| error(format!("illegal move: {e}")))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_record_and_refuses_illegal_turns() {
+        let text = "# omega-match game 1\nboardsize 3\nplayers 2\nclear_board\n\
+                    play white a1 c3\n7 play black b2 c1 # comment\nfinal_score\n";
+        let game = read(text).unwrap();
+        assert_eq!(game.board().side(), 3);
+        assert_eq!(game.turns_played(), 2);
+        assert_eq!(
+            game.stone(game.board().parse("c1").unwrap()),
+            Some(Colour::Black)
+        );
+        let bad = read("boardsize 3\nplay white a1 a1\n").unwrap_err();
+        assert_eq!(bad.line, 2);
+        assert!(bad.message.contains("given twice"), "{bad}");
+        assert_eq!(read("play black a1 b1").unwrap_err().line, 1);
+        assert!(read("boardsize x").is_err());
+    }
+}
