@@ -177,8 +177,7 @@ mod tests {
                 let pick = empties
                     .iter()
                     .copied()
-                    .filter(|&c| lonely(&game, c))
-                    .next()
+                    .find(|&c| lonely(&game, c))
                     .unwrap_or(empties[rng.below(empties.len())]);
                 game.place(pick);
             }
