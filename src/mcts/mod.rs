@@ -82,6 +82,13 @@ pub struct MctsConfig {
     pub max_nodes: usize,
     /// Proven results propagate up the tree (MCTS-Solver).
     pub solver: bool,
+    /// New children start with their move's AMAF statistics at the nearest ancestor where
+    /// the same player places the same colour, at most this many playouts' worth (0 = off),
+    /// taken from an ancestor with at least `ancestor_ref` playouts.
+    pub ancestor_amaf: f32,
+    pub ancestor_ref: u32,
+    /// With two players, an ancestor where the other player places the colour serves too.
+    pub ancestor_flip: bool,
 }
 
 impl Default for MctsConfig {
@@ -96,6 +103,9 @@ impl Default for MctsConfig {
             expand_visits: 2,
             max_nodes: 1 << 24,
             solver: true,
+            ancestor_amaf: 0.0,
+            ancestor_ref: 100,
+            ancestor_flip: false,
         }
     }
 }
@@ -157,6 +167,11 @@ pub struct Mcts<M> {
     priors: Vec<f32>,
     amaf: Vec<u8>,
     rewards: Rewards,
+    /// AMAF statistics borrowed from an ancestor, by key, valid where the stamp is current.
+    borrowed: Vec<(u32, f32, f32)>,
+    stamp: u32,
+    /// Players of the position searched.
+    players: usize,
 }
 
 impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
@@ -170,6 +185,9 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
             priors: Vec::new(),
             amaf: Vec::new(),
             rewards: [0.0; MAX_PLAYERS],
+            borrowed: Vec::new(),
+            stamp: 0,
+            players: 2,
         }
     }
 
@@ -214,7 +232,10 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
             return None;
         }
         // 1. The root is always expanded, so that every search has a move to give.
+        self.path.clear();
+        self.players = pos.players();
         self.amaf.resize(pos.amaf_len(), 0);
+        self.borrowed.resize(pos.amaf_len(), (0, 0.0, 0.0));
         if !self.tree.root().is_expanded() && !self.expand(pos, 0) {
             return None;
         }
@@ -332,7 +353,56 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
         }
         self.tree
             .expand(node, &self.moves, P::amaf_key, &self.priors);
+        if self.config.ancestor_amaf > 0.0 {
+            self.inherit_amaf(node);
+        }
         true
+    }
+
+    /// GRAVE-like start for new children (after Cazenave 2015, "Generalized Rapid Action
+    /// Value Estimation"): the AMAF statistics of the nearest ancestor on the current path
+    /// where the same player places the same colour and which has seen at least
+    /// `ancestor_ref` playouts, capped at `ancestor_amaf` playouts a move. A node just
+    /// expanded has seen almost nothing; that ancestor has seen its position's neighbourhood
+    /// many times. Contract: `node` was just expanded.
+    fn inherit_amaf(&mut self, node: NodeId) {
+        let Some(&last) = self.path.last().filter(|s| s.node == node) else {
+            return; // the root, expanded before any descent
+        };
+        let nodes = &self.tree.nodes;
+        // With two players the rewards add up to 1, so the other player's statistics serve
+        // too, turned round.
+        let flip_ok = self.config.ancestor_flip && self.players == 2;
+        let Some((ancestor, flip)) = self.path[..self.path.len() - 1]
+            .iter()
+            .rev()
+            .find(|s| {
+                s.tag == last.tag
+                    && (s.mover == last.mover || flip_ok)
+                    && nodes[s.node as usize].visits >= self.config.ancestor_ref
+            })
+            .map(|s| (s.node, s.mover != last.mover))
+        else {
+            return;
+        };
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.borrowed.iter_mut().for_each(|b| b.0 = 0);
+            self.stamp = 1;
+        }
+        let cap = self.config.ancestor_amaf;
+        for a in &self.tree.amaf[nodes[ancestor as usize].children()] {
+            let scale = if a.visits > cap { cap / a.visits } else { 1.0 };
+            let value = if flip { a.visits - a.value } else { a.value };
+            self.borrowed[a.key as usize] = (self.stamp, a.visits * scale, value * scale);
+        }
+        for a in &mut self.tree.amaf[nodes[node as usize].children()] {
+            let (stamp, visits, value) = self.borrowed[a.key as usize];
+            if stamp == self.stamp {
+                a.visits += visits;
+                a.value += value;
+            }
+        }
     }
 
     /// One playout: select down the tree, expand a leaf, play out, back up.

@@ -16,6 +16,8 @@ const NODE_BYTES: usize = crate::mcts::node_bytes::<Cell>();
 /// Playouts of a continuation search, when the main search did not reach the end of the turn
 /// (it also stops at the move's maximum time, but never before `mcts::MIN_PLAYOUTS`).
 const CONTINUATION_PLAYOUTS: u64 = 256;
+/// What the MAST statistics keep from one search to the next.
+const MAST_DECAY: f32 = 0.5;
 /// Share of a move's optimum time the exact endgame search may take.
 const EXACT_SHARE: f64 = 0.5;
 /// Transposition table of the exact endgame search, in MiB.
@@ -92,6 +94,9 @@ impl MctsOptions {
             "first_play_urgency" => s.first_play_urgency = number()?,
             "expand_visits" => s.expand_visits = number()?.max(0.0) as u32,
             "solver" => s.solver = flag()?,
+            "ancestor_amaf" => s.ancestor_amaf = number()?.max(0.0),
+            "ancestor_flip" => s.ancestor_flip = flag()?,
+            "ancestor_ref" => s.ancestor_ref = number()?.max(0.0) as u32,
             "score_weight" => p.score_weight = number()?.clamp(0.0, 1.0),
             "score_scale" => p.score_scale = number()?.max(1e-3),
             "prior_scale" => p.prior_scale = number()?.max(0.0),
@@ -100,6 +105,7 @@ impl MctsOptions {
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
+            "mast_candidates" => p.mast_candidates = number()?.clamp(1.0, 16.0) as usize,
             "pattern_candidates" => p.pattern_candidates = number()?.clamp(1.0, 16.0) as usize,
             "count_candidates" => p.count_candidates = number()?.clamp(1.0, 64.0) as usize,
             _ => {
@@ -257,6 +263,7 @@ impl MctsPlayer {
             playouts,
         };
         let board = log::log_enabled!(log::Level::Info).then(|| game.board().clone());
+        self.scratch.decay_mast(MAST_DECAY);
         let mut tree = OmegaTree::new(game, &mut self.scratch, self.options.playout);
         let last = self
             .mcts

@@ -44,6 +44,9 @@ pub struct PlayoutConfig {
     /// Cells drawn for each stone by the pattern policy (learnt gammas), when the other two
     /// policies are off; 1 = none.
     pub pattern_candidates: usize,
+    /// Cells drawn for each stone by MAST (Finnsson & Björnsson 2008: the mean reward of a
+    /// colour's owner over the playouts where the cell ended with the colour); 1 = none.
+    pub mast_candidates: usize,
     /// Priors from the patterns' gammas g, as `g^a / (g^a + 1)` with this a (0 = the
     /// placement-delta priors of `prior_scale` instead).
     pub pattern_prior: f32,
@@ -66,6 +69,7 @@ impl Default for PlayoutConfig {
             weights: DEFAULT_WEIGHTS,
             count_candidates: 1,
             pattern_candidates: 1,
+            mast_candidates: 1,
             pattern_prior: 0.0,
             count_weights: DEFAULT_COUNT_WEIGHTS,
             eval_weight: 0.0,
@@ -78,6 +82,9 @@ impl Default for PlayoutConfig {
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     scorer: Scorer,
+    /// MAST: for every colour and cell, playouts that ended with the colour there and the
+    /// sum of its owner's rewards.
+    mast: Vec<(f32, f32)>,
     /// A copy of the board for reading patterns in the tree.
     board: Vec<u8>,
     rings: Vec<[Cell; 6]>,
@@ -89,10 +96,19 @@ impl Scratch {
     pub fn new(game: &Game) -> Scratch {
         Scratch {
             scorer: Scorer::new(game.board()),
+            mast: vec![(0.0, 0.0); MAX_PLAYERS * game.board().cell_count()],
             board: Vec::new(),
             rings: pattern::rings(game.board()),
             groups: PlayoutGroups::default(),
             empties: Vec::with_capacity(game.board().cell_count()),
+        }
+    }
+
+    /// Scales the MAST statistics down (a new search: the position has changed).
+    pub fn decay_mast(&mut self, factor: f32) {
+        for m in &mut self.mast {
+            m.0 *= factor;
+            m.1 *= factor;
         }
     }
 
@@ -254,7 +270,20 @@ impl MctsPosition for OmegaTree<'_> {
             .then(|| eval::colour_values(self.game));
         let scratch = &mut *self.scratch;
         let scores = if self.config.candidates <= 1 {
-            if self.config.pattern_candidates > 1 {
+            if self.config.mast_candidates > 1 {
+                mast_fill(
+                    &scratch.mast,
+                    n,
+                    amaf,
+                    &mut scratch.empties,
+                    stones,
+                    k,
+                    colour,
+                    self.game.to_move().index() as u8,
+                    self.config.mast_candidates,
+                    rng,
+                );
+            } else if self.config.pattern_candidates > 1 {
                 pattern::fill(
                     &scratch.rings,
                     amaf,
@@ -302,6 +331,15 @@ impl MctsPosition for OmegaTree<'_> {
         };
         let winner = winner(&scores, k);
         self.rewards(&scores, winner, rewards);
+        if self.config.mast_candidates > 1 {
+            for (cell, &c) in amaf[..n].iter().enumerate() {
+                if (c as usize) < k {
+                    let m = &mut self.scratch.mast[c as usize * n + cell];
+                    m.0 += 1.0;
+                    m.1 += rewards[c as usize];
+                }
+            }
+        }
         if let Some(values) = evaluation {
             let w = self.config.eval_weight;
             for (p, reward) in rewards.iter_mut().enumerate().take(k) {
@@ -332,6 +370,53 @@ fn uniform_fill(
         colour += 1;
         if colour as usize == players {
             colour = 0;
+        }
+    }
+}
+
+/// The MAST fill: each stone goes to the best of `candidates` drawn cells by the MAST mean of
+/// its colour there, the highest for the placing player's own colour, the lowest for the
+/// others'.
+#[allow(clippy::too_many_arguments)]
+fn mast_fill(
+    mast: &[(f32, f32)],
+    cells: usize,
+    colours: &mut [u8],
+    empties: &mut [Cell],
+    stones: usize,
+    players: usize,
+    mut colour: u8,
+    mut mover: u8,
+    candidates: usize,
+    rng: &mut FastRng,
+) {
+    let len = empties.len();
+    let value = |colour: u8, cell: Cell| {
+        let (n, v) = mast[colour as usize * cells + cell as usize];
+        (v + 0.5) / (n + 1.0)
+    };
+    for i in 0..stones {
+        let left = len - i;
+        let sign = if colour == mover { 1.0 } else { -1.0 };
+        let mut best = i + rng.below(left);
+        let mut best_v = sign * value(colour, empties[best]);
+        for _ in 1..candidates {
+            let j = i + rng.below(left);
+            let v = sign * value(colour, empties[j]);
+            if v > best_v {
+                best = j;
+                best_v = v;
+            }
+        }
+        empties.swap(i, best);
+        colours[empties[i] as usize] = colour;
+        colour += 1;
+        if colour as usize == players {
+            colour = 0;
+            mover += 1;
+            if mover as usize == players {
+                mover = 0;
+            }
         }
     }
 }
