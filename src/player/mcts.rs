@@ -51,21 +51,18 @@ impl MctsOptions {
         }
     }
 
-    /// `mcts`: the configuration that measured strongest (figures in the README).
+    /// `mcts`: the configuration that measured strongest (figures in the README): plain,
+    /// plus the AMAF values a new node inherits from its nearest well-visited ancestor
+    /// (GRAVE), where with two players the ancestor may be one where the other player
+    /// places the colours.
     pub fn strong() -> MctsOptions {
         MctsOptions {
-            playouts: None,
-            tree_mb: 512,
             search: MctsConfig {
-                prior_visits: 0.0,
-                prior_rave_visits: 20.0,
+                ancestor_amaf: 50.0,
+                ancestor_flip: true,
                 ..MctsConfig::default()
             },
-            playout: PlayoutConfig {
-                prior_scale: 500.0,
-                ..PlayoutConfig::default()
-            },
-            exact_plies: 0,
+            ..MctsOptions::plain()
         }
     }
 
@@ -100,8 +97,6 @@ impl MctsOptions {
             "score_weight" => p.score_weight = number()?.clamp(0.0, 1.0),
             "score_scale" => p.score_scale = number()?.max(1e-3),
             "prior_scale" => p.prior_scale = number()?.max(0.0),
-            "eval_weight" => p.eval_weight = number()?.clamp(0.0, 1.0),
-            "eval_scale" => p.eval_scale = number()?.max(1.0),
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),

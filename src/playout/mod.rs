@@ -18,7 +18,7 @@ pub use score::{winner, Scorer};
 
 use crate::board::Cell;
 use crate::eval;
-use crate::game::{Colour, Game, MAX_PLAYERS};
+use crate::game::{Game, MAX_PLAYERS};
 use crate::mcts::{FastRng, MctsPosition, Rewards};
 
 /// How playouts and priors are made. `Default` is the plain baseline: uniformly random
@@ -50,11 +50,6 @@ pub struct PlayoutConfig {
     /// Priors from the patterns' gammas g, as `g^a / (g^a + 1)` with this a (0 = the
     /// placement-delta priors of `prior_scale` instead).
     pub pattern_prior: f32,
-    /// Share of the reward that comes from the static evaluation of the leaf the playout
-    /// starts from (0 = none), and the evaluation difference (thousandths of a natural log)
-    /// that makes that part 0.73.
-    pub eval_weight: f32,
-    pub eval_scale: f32,
     /// Preferences of the placement classes (see `policy.rs`).
     pub weights: Weights,
 }
@@ -72,8 +67,6 @@ impl Default for PlayoutConfig {
             mast_candidates: 1,
             pattern_prior: 0.0,
             count_weights: DEFAULT_COUNT_WEIGHTS,
-            eval_weight: 0.0,
-            eval_scale: 1500.0,
         }
     }
 }
@@ -266,8 +259,6 @@ impl MctsPosition for OmegaTree<'_> {
         self.scratch.empties.clear();
         self.scratch.empties.extend_from_slice(self.game.empties());
         let colour = self.game.next_stone_colour().index() as u8;
-        let evaluation = (self.config.eval_weight > 0.0 && !self.game.is_over())
-            .then(|| eval::colour_values(self.game));
         let scratch = &mut *self.scratch;
         let scores = if self.config.candidates <= 1 {
             if self.config.mast_candidates > 1 {
@@ -338,14 +329,6 @@ impl MctsPosition for OmegaTree<'_> {
                     m.0 += 1.0;
                     m.1 += rewards[c as usize];
                 }
-            }
-        }
-        if let Some(values) = evaluation {
-            let w = self.config.eval_weight;
-            for (p, reward) in rewards.iter_mut().enumerate().take(k) {
-                let rel = eval::relative(&values, k, Colour::from_index(p)) as f32;
-                let e = 1.0 / (1.0 + (-rel / self.config.eval_scale).exp());
-                *reward = (1.0 - w) * *reward + w * e;
             }
         }
         winner
