@@ -95,7 +95,7 @@ fn mcts_line(name: &str, options: &MctsOptions, count: u64, out: &mut String) ->
     };
     let mut tree = OmegaTree::new(&mut game, &mut scratch, options.playout);
     let result = mcts
-        .search(&mut tree, limits, None, |_| {})
+        .search(&mut tree, limits, None, |_, _| {})
         .expect("the empty board is not over");
     let elapsed = start.elapsed();
     let _ = writeln!(

@@ -3,15 +3,21 @@
 
 use crate::board::{Cell, Coord};
 use crate::game::{Colour, Game, MoveError, SetupError};
-use crate::player::{Player, PlayerKind, PlayerOptions};
-use crate::timeman::{self, Clock, TimeControl};
-use std::time::Instant;
+use crate::player::{Player, PlayerKind, PlayerOptions, Watch};
+use crate::solver::{self, Outcome, Stats};
+use crate::stop::Stop;
+use crate::timeman::{self, Clock, TimeControl, DEFAULT_MOVE_TIME};
+use std::time::{Duration, Instant};
 
 /// How the engine was started (command-line options).
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
     pub player: PlayerKind,
     pub options: PlayerOptions,
+    /// Seconds a turn while the controller sends no time control (`--movetime`).
+    pub move_time: f64,
+    /// Think on the opponents' turns (`--ponder`).
+    pub ponder: bool,
 }
 
 impl Default for EngineConfig {
@@ -26,6 +32,8 @@ impl EngineConfig {
         EngineConfig {
             player: kind,
             options: PlayerOptions::for_player(kind),
+            move_time: DEFAULT_MOVE_TIME,
+            ponder: false,
         }
     }
 }
@@ -33,18 +41,47 @@ impl EngineConfig {
 pub struct Engine {
     game: Game,
     control: TimeControl,
+    /// The controller has set the time control (`time_settings` or `time_left`).
+    control_set: bool,
     clocks: [Clock; 4],
     player: Player,
+    stop: Stop,
+    ponder: bool,
+    /// The colour of the last `genmove`: the engine ponders while another colour is to move.
+    own_colour: Option<Colour>,
 }
 
 impl Engine {
     pub fn new(config: EngineConfig) -> Engine {
+        let stop = Stop::new();
         Engine {
             game: Game::new(5, 2).expect("default set-up"),
-            control: TimeControl::Default,
+            control: TimeControl::PerMove(config.move_time),
+            control_set: false,
             clocks: [Clock::default(); 4],
-            player: Player::new(config.player, config.options),
+            player: Player::new(config.player, config.options, stop.clone()),
+            stop,
+            ponder: config.ponder,
+            own_colour: None,
         }
+    }
+
+    /// The signal that ends the engine's searches early (`genmove` returns its best turn so
+    /// far). The protocol's input thread raises it; the protocol lowers it before each
+    /// command.
+    pub fn stop_signal(&self) -> Stop {
+        self.stop.clone()
+    }
+
+    /// Whether the player can analyse (`analyze`; `genmove_analyze` shows lines).
+    pub fn can_analyze(&self) -> bool {
+        self.player.can_analyze()
+    }
+
+    /// Replaces the game (`loadgame`): clocks reset, the player's memory forgotten.
+    pub fn load(&mut self, game: Game) {
+        self.game = game;
+        self.new_game();
     }
 
     pub fn game(&self) -> &Game {
@@ -68,6 +105,7 @@ impl Engine {
     }
 
     fn new_game(&mut self) {
+        self.own_colour = None;
         self.clocks = [self.control.fresh_clock(); 4];
         self.player.new_game();
     }
@@ -81,14 +119,21 @@ impl Engine {
         self.game.undo_turn()
     }
 
-    /// Chooses a turn for `colour` within its time and, when `commit`, plays it and charges
-    /// its clock (`reg_genmove` passes false).
-    pub fn genmove(&mut self, colour: Colour, commit: bool) -> Result<Vec<Cell>, MoveError> {
+    /// Chooses a turn for `colour` within its time (or until the stop signal: the best turn
+    /// so far) and, when `commit`, plays it and charges its clock (`reg_genmove` passes
+    /// false). `watch` sees the analysis while a tree search thinks.
+    pub fn genmove(
+        &mut self,
+        colour: Colour,
+        commit: bool,
+        watch: Option<&mut Watch>,
+    ) -> Result<Vec<Cell>, MoveError> {
         self.game.check_mover(colour)?;
         let start = Instant::now();
         let own_turns_left = self.game.turns_left().div_ceil(self.game.players());
         let limits = timeman::limits(&self.control, &self.clocks[colour.index()], own_turns_left);
-        let turn = self.player.choose(&mut self.game, start, limits);
+        let turn = self.player.choose(&mut self.game, start, limits, watch);
+        self.own_colour = Some(colour);
         if commit {
             self.game
                 .play_turn(colour, &turn)
@@ -99,8 +144,41 @@ impl Engine {
         Ok(turn)
     }
 
+    /// Searches the position for `colour`, the player to move, until the stop signal,
+    /// showing `watch` the analysis at its interval. The game is unchanged. Contract: the
+    /// player can analyse ([`Engine::can_analyze`]).
+    pub fn analyze(&mut self, colour: Colour, watch: &mut Watch) -> Result<(), MoveError> {
+        self.game.check_mover(colour)?;
+        let stop = self.stop.clone();
+        self.player.analyze(&mut self.game, &stop, watch);
+        Ok(())
+    }
+
+    /// Whether pondering now would help: on, the game going on, and another colour than the
+    /// engine's own to move.
+    pub fn wants_to_ponder(&self) -> bool {
+        self.ponder
+            && self.player.can_analyze()
+            && !self.game.is_over()
+            && self.own_colour.is_some_and(|c| c != self.game.to_move())
+    }
+
+    /// Thinks on the current position until the stop signal. The game is unchanged.
+    pub fn ponder(&mut self) {
+        if !self.game.is_over() {
+            self.player.ponder(&mut self.game);
+        }
+    }
+
+    /// Proves who wins the position with best play (two players), within `limit` or until
+    /// the stop signal. The game is unchanged.
+    pub fn solve(&mut self, limit: Duration) -> (Outcome, Stats) {
+        solver::solve(&self.game, limit, &self.stop)
+    }
+
     pub fn set_time_control(&mut self, control: TimeControl) {
         self.control = control;
+        self.control_set = true;
         self.clocks = [control.fresh_clock(); 4];
     }
 
@@ -108,7 +186,7 @@ impl Engine {
     /// the clock it describes becomes the time control (absolute time, or a byo-yomi period),
     /// so that a controller that only sends `time_left` is still obeyed.
     pub fn set_time_left(&mut self, colour: Colour, seconds: f64, stones: u32) {
-        if self.control == TimeControl::Default {
+        if !self.control_set {
             // Every colour gets this clock, not only the one named.
             self.set_time_control(if stones == 0 {
                 TimeControl::from_gtp(seconds, 0.0, 0)
@@ -145,7 +223,7 @@ mod tests {
         let mut e = engine();
         e.set_time_left(Colour::White, 0.3, 0);
         let start = Instant::now();
-        e.genmove(Colour::White, true).unwrap();
+        e.genmove(Colour::White, true, None).unwrap();
         // 0.3 s for the whole game: far less than the 1 s default for one turn.
         assert!(start.elapsed().as_secs_f64() < 0.3, "{:?}", start.elapsed());
         assert!(e.clocks[0].main < 0.3);
@@ -155,10 +233,10 @@ mod tests {
     fn genmove_charges_its_clock_and_reg_genmove_does_not() {
         let mut e = engine();
         e.set_time_control(TimeControl::from_gtp(5.0, 0.0, 0));
-        e.genmove(Colour::White, false).unwrap();
+        e.genmove(Colour::White, false, None).unwrap();
         assert_eq!(e.clocks[0].main, 5.0);
         assert_eq!(e.game().stones_placed(), 0);
-        e.genmove(Colour::White, true).unwrap();
+        e.genmove(Colour::White, true, None).unwrap();
         assert!(e.clocks[0].main < 5.0);
         assert_eq!(e.game().stones_placed(), 2);
     }

@@ -16,5 +16,7 @@ pub mod playout;
 pub mod position;
 pub mod protocol;
 pub mod search;
+pub mod solver;
+pub mod stop;
 pub mod timeman;
 pub mod transcript;

@@ -16,6 +16,8 @@ options:
   --player NAME       who chooses the turns: search (the default: the strongest player,
                       today mcts), mcts, mcts-plain, alphabeta, greedy or random
   --seed S            seed of every random choice (default: 0)
+  --movetime S        seconds a turn while the controller sets no time (default: 1)
+  --ponder            think on the opponents' turns (tree search players)
 
 tree search (mcts, mcts-plain):
   --playouts N        stop at N playouts, ignoring the clock: reproducible with --seed
@@ -46,6 +48,7 @@ struct Options {
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut bench = false;
+    let mut ponder = false;
     let mut kind = PlayerKind::DEFAULT;
     // The options of the player are known once the player is: flags apply to them after.
     let mut settings: Vec<(String, String)> = Vec::new();
@@ -54,6 +57,10 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         let flag = flag.as_str();
         if flag == "bench" && i == 0 {
             bench = true;
+            continue;
+        }
+        if flag == "--ponder" {
+            ponder = true;
             continue;
         }
         if !FLAGS.contains(&flag) {
@@ -71,8 +78,18 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         }
     }
     let mut config = EngineConfig::for_player(kind);
+    config.ponder = ponder;
     for (flag, value) in settings {
-        apply(&mut config.options, &flag, value)?;
+        if flag == "--movetime" {
+            config.move_time = value
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .ok_or(format!("--movetime: '{value}' is not a positive number"))?
+                .min(omega::protocol::commands::MAX_SECONDS);
+        } else {
+            apply(&mut config.options, &flag, value)?;
+        }
     }
     Ok(Options { bench, config })
 }
@@ -81,6 +98,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
 const FLAGS: &[&str] = &[
     "--player",
     "--seed",
+    "--movetime",
     "--playouts",
     "--tree-mb",
     "--set",
@@ -166,9 +184,8 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let mut session = Session::new(Engine::new(options.config));
-    let stdin = io::stdin();
     let stdout = io::stdout();
-    match protocol::run(&mut session, BufReader::new(stdin.lock()), stdout.lock()) {
+    match protocol::run(&mut session, BufReader::new(io::stdin()), stdout.lock()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {

@@ -34,8 +34,9 @@ const HARD_STRETCH: f64 = 2.5;
 /// The agreed time control.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TimeControl {
-    /// No `time_settings` seen: [`DEFAULT_MOVE_TIME`] a move.
-    Default,
+    /// No `time_settings` seen: this many seconds a move (`--movetime`, else
+    /// [`DEFAULT_MOVE_TIME`]).
+    PerMove(f64),
     /// `time_settings M B 0` with B > 0: no limit from the clock; the engine takes
     /// [`UNLIMITED_MOVE_TIME`] a move.
     Unlimited,
@@ -154,7 +155,7 @@ pub fn limits(control: &TimeControl, clock: &Clock, own_turns_left: usize) -> Li
     let turns = own_turns_left.max(1) as f64;
     match *control {
         TimeControl::Unlimited => Limits::exactly(after_margin(UNLIMITED_MOVE_TIME)),
-        TimeControl::Default => Limits::exactly(after_margin(DEFAULT_MOVE_TIME)),
+        TimeControl::PerMove(seconds) => Limits::exactly(after_margin(seconds)),
         TimeControl::Canadian {
             byo_yomi, stones, ..
         } => {
@@ -188,7 +189,11 @@ mod tests {
 
     #[test]
     fn default_budget_uses_nearly_the_whole_second() {
-        let l = limits(&TimeControl::Default, &Clock::default(), 10);
+        let l = limits(
+            &TimeControl::PerMove(DEFAULT_MOVE_TIME),
+            &Clock::default(),
+            10,
+        );
         assert!(secs(l.maximum) < DEFAULT_MOVE_TIME && secs(l.optimum) > 0.95);
         assert_eq!(l.optimum, l.maximum);
     }

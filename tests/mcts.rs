@@ -51,7 +51,7 @@ fn search(game: &mut Game, options: &MctsOptions, playouts: u64, seed: u64) -> O
             &mut OmegaTree::new(game, &mut scratch, options.playout),
             limits,
             None,
-            |_| {},
+            |_, _| {},
         )
         .expect("not over");
     assert_eq!(game.hash(), before, "the search leaves the game as it was");
@@ -125,7 +125,7 @@ fn a_playout_limit_and_a_seed_give_the_same_game_on_every_run() {
                 let mut e = engine(kind, 2_000, 9);
                 e.set_up(4, 2).unwrap();
                 while !e.game().is_over() {
-                    e.genmove(e.game().to_move(), true).unwrap();
+                    e.genmove(e.game().to_move(), true, None).unwrap();
                 }
                 e.game().turn_history()
             })
@@ -146,7 +146,7 @@ fn genmove_is_legal_on_every_side_for_two_three_and_four_players() {
             let turns = if side <= 5 { usize::MAX } else { 2 };
             while !referee.is_over() && referee.turns_played() < turns {
                 let colour = referee.to_move();
-                let turn = e.genmove(colour, true).unwrap();
+                let turn = e.genmove(colour, true, None).unwrap();
                 referee.play_turn(colour, &turn).unwrap();
                 assert_eq!(referee.hash(), e.game().hash());
             }
@@ -170,7 +170,7 @@ fn the_tree_below_the_turns_played_is_kept() {
             &mut OmegaTree::new(&mut game, &mut scratch, options.playout),
             limits,
             None,
-            |_| {},
+            |_, _| {},
         )
         .unwrap();
     // The expected line: the most visited turn, then the most visited reply.
@@ -186,7 +186,7 @@ fn the_tree_below_the_turns_played_is_kept() {
             &mut OmegaTree::new(&mut game, &mut scratch, options.playout),
             limits,
             None,
-            |_| {},
+            |_, _| {},
         )
         .unwrap();
     assert_eq!(second.root_visits as u64, kept as u64 + 20_000);
@@ -194,4 +194,55 @@ fn the_tree_below_the_turns_played_is_kept() {
     let unseen: Vec<Cell> = game.empties().iter().rev().take(2).copied().collect();
     mcts.advance(&[unseen[0], unseen[1], unseen[0]]);
     assert_eq!(mcts.tree().len(), 1);
+}
+
+/// The largest AMAF count a node's children show beyond the node's own visits, after a
+/// search of `playouts` from a side-5 middle game; checks on the way that every AMAF mean
+/// stays a probability (the inherited values turned round for the other player included).
+fn amaf_beyond_visits(config: omega::mcts::MctsConfig, playouts: u64) -> f32 {
+    let mut game = position(5, 2, 4, 21);
+    let options = MctsOptions::plain();
+    let mut scratch = Scratch::new(&game);
+    let mut mcts: Mcts<Cell> = Mcts::new(config, 5);
+    let limits = MctsLimits {
+        start: Instant::now(),
+        time: None,
+        playouts: Some(playouts),
+    };
+    mcts.search(
+        &mut OmegaTree::new(&mut game, &mut scratch, options.playout),
+        limits,
+        None,
+        |_, _| {},
+    )
+    .unwrap();
+    let tree = mcts.tree();
+    let mut beyond: f32 = 0.0;
+    for node in tree.nodes.iter().filter(|n| n.is_expanded()) {
+        for a in &tree.amaf[node.children()] {
+            assert!(a.value >= -1e-3 && a.value <= a.visits + 1e-3, "{a:?}");
+            beyond = beyond.max(a.visits - node.visits as f32);
+        }
+    }
+    beyond
+}
+
+/// Plain RAVE counts each playout through a node at most once in its children's AMAF;
+/// GRAVE-style inheritance starts new children with an ancestor's counts, capped.
+#[test]
+fn new_nodes_inherit_capped_amaf_values_from_an_ancestor() {
+    let plain = MctsOptions::plain().search;
+    assert!(amaf_beyond_visits(plain, 20_000) <= 0.0);
+    for flip in [false, true] {
+        let config = omega::mcts::MctsConfig {
+            ancestor_amaf: 30.0,
+            ancestor_flip: flip,
+            ..plain
+        };
+        let beyond = amaf_beyond_visits(config, 20_000);
+        assert!(
+            beyond > 10.0 && beyond <= 30.0 + 1e-3,
+            "flip {flip}: {beyond}"
+        );
+    }
 }

@@ -105,6 +105,11 @@ const NAMES: &[&str] = &[
     "time_settings",
     "time_left",
     "to_move",
+    "analyze",
+    "genmove_analyze",
+    "gogui-interrupt",
+    "list_stones",
+    "loadgame",
     "PLAY",
     "foo",
     "",
@@ -299,7 +304,7 @@ proptest! {
             let line = line.unwrap_or_else(|| legal_play(&s, i));
             let line = &line;
             let before = state(&s);
-            let Some(answer) = s.answer_line(line) else {
+            let Some(answer) = s.answer(line) else {
                 // Only lines with no command after preprocessing go unanswered.
                 prop_assert_eq!(protocol::preprocess(line), None);
                 continue;

@@ -113,9 +113,9 @@ fn endgame_solver_finds_that_black_wins_on_side_two() {
     // And from black's side after any white turn, black's best reply wins.
     let mut engine = Engine::new(EngineConfig::default());
     engine.set_up(2, 2).unwrap();
-    let white = engine.genmove(Colour::White, true).unwrap();
+    let white = engine.genmove(Colour::White, true, None).unwrap();
     assert_eq!(white.len(), 2);
-    engine.genmove(Colour::Black, true).unwrap();
+    engine.genmove(Colour::Black, true, None).unwrap();
     assert!(engine.game().is_over());
     assert_eq!(engine.game().winner().0, Colour::Black);
 }
@@ -156,12 +156,12 @@ fn genmove_is_legal_in_every_phase_for_two_three_and_four_players() {
         let mut referee = Game::new(side, players).unwrap();
         while !referee.is_over() {
             let colour = referee.to_move();
-            let turn = engine.genmove(colour, true).unwrap();
+            let turn = engine.genmove(colour, true, None).unwrap();
             referee.check_turn(colour, &turn).unwrap();
             referee.play_turn(colour, &turn).unwrap();
             assert_eq!(referee.hash(), engine.game().hash());
         }
-        assert!(engine.genmove(Colour::White, true).is_err());
+        assert!(engine.genmove(Colour::White, true, None).is_err());
     }
 }
 
@@ -188,7 +188,7 @@ fn depth_and_node_limits_give_the_same_move_on_every_run() {
                     let mover = engine.game().to_move();
                     engine.play(mover, &coords).unwrap();
                 }
-                engine.genmove(game.to_move(), false).unwrap()
+                engine.genmove(game.to_move(), false, None).unwrap()
             })
             .collect();
         assert_eq!(moves[0], moves[1]);

@@ -20,6 +20,7 @@ pub use rng::FastRng;
 use tree::AMAF_HALVING;
 pub use tree::{node_bytes, Amaf, Node, NodeId, Tree, UNPROVEN};
 
+use crate::stop::Stop;
 use std::time::{Duration, Instant};
 
 /// The most players a position may have.
@@ -172,6 +173,8 @@ pub struct Mcts<M> {
     stamp: u32,
     /// Players of the position searched.
     players: usize,
+    /// Raised by another thread to end the search early (see [`Mcts::set_stop`]).
+    stop: Option<Stop>,
 }
 
 impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
@@ -188,7 +191,14 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
             borrowed: Vec::new(),
             stamp: 0,
             players: 2,
+            stop: None,
         }
+    }
+
+    /// From now on every search also ends (after [`MIN_PLAYOUTS`]) once `stop` is raised;
+    /// it is read at each look at the clock, so within microseconds.
+    pub fn set_stop(&mut self, stop: Stop) {
+        self.stop = Some(stop);
     }
 
     pub fn config(&self) -> &MctsConfig {
@@ -216,8 +226,9 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
         self.tree.reroot(moves)
     }
 
-    /// Searches `pos` until the limits and returns the final snapshot; `report` is called
-    /// every `report_every` (when set) with a snapshot. `None` when `pos` is terminal.
+    /// Searches `pos` until the limits (or the stop signal) and returns the final snapshot;
+    /// `report` is called every `report_every` (when set) with the search itself, to read
+    /// the tree, and a snapshot. `None` when `pos` is terminal.
     ///
     /// Contract: the tree's root is `pos` (a fresh tree, or one moved along by
     /// [`Mcts::advance`]); `pos` is unchanged on return.
@@ -226,7 +237,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
         pos: &mut P,
         limits: MctsLimits,
         report_every: Option<Duration>,
-        mut report: impl FnMut(&Progress<M>),
+        mut report: impl FnMut(&Self, &Progress<M>),
     ) -> Option<Progress<M>> {
         if pos.is_terminal() {
             return None;
@@ -251,8 +262,11 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
                 break;
             }
             if playouts.is_multiple_of(CLOCK_CHECK_PLAYOUTS)
-                && (limits.time.is_some() || next_report.is_some())
+                && (limits.time.is_some() || next_report.is_some() || self.stop.is_some())
             {
+                if done && self.stop.as_ref().is_some_and(Stop::is_raised) {
+                    break;
+                }
                 let now = Instant::now();
                 if done
                     && limits
@@ -263,7 +277,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
                 }
                 if let (Some(at), Some(every)) = (next_report, report_every) {
                     if now >= at {
-                        report(&self.progress(playouts, limits.start));
+                        report(self, &self.progress(playouts, limits.start));
                         next_report = Some(now + every);
                     }
                 }
@@ -294,8 +308,13 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
 
     /// The line of best children from the root, at most `max_len` moves.
     pub fn principal_variation(&self, max_len: usize) -> Vec<M> {
+        self.line_from(0, max_len)
+    }
+
+    /// The line of best children from `node` (not including its own move), at most
+    /// `max_len` moves.
+    pub fn line_from(&self, mut node: NodeId, max_len: usize) -> Vec<M> {
         let mut pv = Vec::new();
-        let mut node = 0;
         while pv.len() < max_len {
             match self.best_child(node) {
                 Some(c) => {

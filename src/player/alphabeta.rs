@@ -5,6 +5,7 @@ use crate::board::{Board, Cell};
 use crate::game::Game;
 use crate::position::OmegaPosition;
 use crate::search::{Features, Iteration, SearchLimits, Searcher};
+use crate::stop::Stop;
 use crate::timeman::Limits;
 use std::time::Instant;
 
@@ -39,11 +40,10 @@ pub struct AlphaBetaPlayer {
 
 impl AlphaBetaPlayer {
     /// Allocates the table here, not inside the first timed move.
-    pub fn new(options: SearchOptions) -> AlphaBetaPlayer {
-        AlphaBetaPlayer {
-            options,
-            searcher: Searcher::new(options.hash_mb, options.features),
-        }
+    pub fn new(options: SearchOptions, stop: Stop) -> AlphaBetaPlayer {
+        let mut searcher = Searcher::new(options.hash_mb, options.features);
+        searcher.set_stop(stop);
+        AlphaBetaPlayer { options, searcher }
     }
 
     pub fn new_game(&mut self) {

@@ -1,14 +1,19 @@
 //! The tree-search players: `mcts` (the strongest configuration measured) and `mcts-plain`
-//! (UCT + RAVE with uniformly random playouts and nothing else, the baseline kept for ever as
-//! the in-house stand-in for a plain public Monte-Carlo engine).
+//! (UCT + RAVE with uniformly random playouts, plus only MCTS-Solver proofs and tree reuse:
+//! the baseline kept for ever as the in-house stand-in for a plain public Monte-Carlo engine).
 
+use super::{Analysis, Candidate, Watch};
 use crate::board::{Board, Cell};
 use crate::game::{mix64, Game};
-use crate::mcts::{Mcts, MctsConfig, MctsLimits, Progress};
-use crate::playout::{OmegaTree, PlayoutConfig, Scratch, CLASS_NAMES, COUNT_NAMES};
+use crate::mcts::{FastRng, Mcts, MctsConfig, MctsLimits, NodeId, Progress, UNPROVEN};
+use crate::playout::{
+    mean_log_margin, OmegaTree, PlayoutConfig, Scratch, CLASS_NAMES, COUNT_NAMES,
+};
 use crate::position::OmegaPosition;
 use crate::search::{Features, SearchLimits, Searcher, WIN};
+use crate::stop::Stop;
 use crate::timeman::Limits;
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// Bytes a tree node takes, to turn `--tree-mb` into a node count.
@@ -24,6 +29,15 @@ const EXACT_SHARE: f64 = 0.5;
 const EXACT_HASH_MB: usize = 16;
 /// How often a long search logs its progress.
 const REPORT_EVERY: Duration = Duration::from_secs(1);
+/// Candidate turns an analysis shows at most.
+const ANALYSIS_CANDIDATES: usize = 10;
+/// Whole turns of a candidate's line an analysis shows beyond the candidate itself.
+const ANALYSIS_PV_TURNS: usize = 5;
+/// Random playouts after each candidate, at each report, for its expected final score; they
+/// add up over the reports of one position.
+const SCORE_PLAYOUTS: usize = 100;
+/// How often a finished analysis looks for the stop signal.
+const STOP_POLL: Duration = Duration::from_millis(5);
 
 /// Options of the tree-search players.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -126,22 +140,31 @@ pub struct MctsPlayer {
     seed: u64,
     mcts: Mcts<Cell>,
     scratch: Scratch,
+    /// The analysis' own buffers and score estimates (the search holds `scratch` while it
+    /// reports).
+    analysis_state: AnalysisState,
     /// The stones placed from the start of the game to the tree's root.
     root_history: Vec<Cell>,
     /// The exact endgame search, made at its first use.
     exact: Option<Searcher<Cell>>,
+    stop: Stop,
 }
 
 impl MctsPlayer {
-    pub fn new(mut options: MctsOptions, seed: u64) -> MctsPlayer {
+    /// `stop` ends searches early when raised (see [`crate::stop`]).
+    pub fn new(mut options: MctsOptions, seed: u64, stop: Stop) -> MctsPlayer {
         options.search.max_nodes = (options.tree_mb << 20) / NODE_BYTES;
+        let mut mcts = Mcts::new(options.search, seed);
+        mcts.set_stop(stop.clone());
         MctsPlayer {
             options,
             seed,
-            mcts: Mcts::new(options.search, seed),
+            mcts,
             scratch: Scratch::default(),
+            analysis_state: AnalysisState::default(),
             root_history: Vec::new(),
             exact: None,
+            stop,
         }
     }
 
@@ -154,15 +177,18 @@ impl MctsPlayer {
     }
 
     /// Contract: the game is not over and is at a turn boundary; it is unchanged on return.
-    pub fn choose(&mut self, game: &mut Game, start: Instant, limits: Limits) -> Vec<Cell> {
-        if !self.scratch.fits(game) {
-            self.scratch = Scratch::new(game);
-            self.new_game();
-        }
+    /// `watch`, when given, sees the analysis every interval while the search runs.
+    pub fn choose(
+        &mut self,
+        game: &mut Game,
+        start: Instant,
+        limits: Limits,
+        mut watch: Option<&mut Watch>,
+    ) -> Vec<Cell> {
+        self.prepare(game);
         if let Some(turn) = self.proven_win(game, start, limits) {
             return turn;
         }
-        self.move_root(game);
         let k = game.players();
         let mut turn: Vec<Cell> = Vec::with_capacity(k);
         // Reproducible with a playout limit: the clock is then ignored.
@@ -173,7 +199,7 @@ impl MctsPlayer {
         loop {
             // 1. Search from the root (the position after the stones of the turn chosen so
             // far), then read the turn off the tree's most visited line.
-            self.search(game, start, time, budget);
+            self.search(game, start, time, budget, watch.as_deref_mut());
             let chosen = self.mcts.principal_variation(k - turn.len());
             for &cell in &chosen {
                 game.place(cell);
@@ -192,6 +218,47 @@ impl MctsPlayer {
             game.unplace();
         }
         turn
+    }
+
+    /// Searches the current position until the stop signal, showing `watch` the analysis
+    /// every interval (also after the search has proven the result and stopped by itself).
+    /// Contract: the game is not over and is at a turn boundary; it is unchanged on return.
+    pub fn analyze(&mut self, game: &mut Game, stop: &Stop, watch: &mut Watch) {
+        self.prepare(game);
+        let start = Instant::now();
+        self.search(game, start, None, None, Some(&mut *watch));
+        // The root is proven (or the tree cannot grow): the analysis no longer changes.
+        while !stop.is_raised() {
+            std::thread::sleep(STOP_POLL);
+            if start.elapsed() >= watch.next {
+                let analysis = self.analysis(game);
+                (watch.emit)(&analysis);
+                watch.next += watch.every;
+            }
+        }
+    }
+
+    /// Thinks on the current position (an opponent's turn) until the stop signal, so that
+    /// the tree is ready when the game comes back to the engine. Contract: as `analyze`.
+    pub fn ponder(&mut self, game: &mut Game) {
+        self.prepare(game);
+        self.search(game, Instant::now(), None, None, None);
+    }
+
+    /// The candidate turns for the player to move, as the tree sees them now. Contract: the
+    /// tree's root is `game` (after a search of it).
+    pub fn analysis(&mut self, game: &Game) -> Analysis {
+        let mut rng = FastRng::new(mix64(self.seed ^ game.hash()));
+        analysis(&self.mcts, game, &mut self.analysis_state, &mut rng)
+    }
+
+    /// Buffers for the game's board, and the tree moved to the game's position.
+    fn prepare(&mut self, game: &Game) {
+        if !self.scratch.fits(game) {
+            self.scratch = Scratch::new(game);
+            self.new_game();
+        }
+        self.move_root(game);
     }
 
     /// Near the end of the game: an exact alpha-beta search (paranoid with 3-4 players, so a
@@ -218,9 +285,11 @@ impl MctsPlayer {
                 nodes: None,
             },
         };
-        let searcher = self
-            .exact
-            .get_or_insert_with(|| Searcher::new(EXACT_HASH_MB, Features::default()));
+        let searcher = self.exact.get_or_insert_with(|| {
+            let mut searcher = Searcher::new(EXACT_HASH_MB, Features::default());
+            searcher.set_stop(self.stop.clone());
+            searcher
+        });
         let it = searcher.search(&mut OmegaPosition::new(game), start, limits, |_| {})?;
         if it.exact && it.value >= WIN && it.pv.len() >= k {
             log::info!("info exact win in {plies_left} plies, nodes {}", it.nodes);
@@ -242,12 +311,15 @@ impl MctsPlayer {
         self.root_history = history;
     }
 
+    /// One search of the current position (the tree's root), from `start` until `time` or
+    /// `playouts` (or the stop signal), showing `watch` the analysis at its interval.
     fn search(
         &mut self,
         game: &mut Game,
         start: Instant,
         time: Option<Duration>,
         playouts: Option<u64>,
+        mut watch: Option<&mut Watch>,
     ) {
         // Reproducible: the same position, seed and playout limit give the same search.
         self.mcts
@@ -258,18 +330,108 @@ impl MctsPlayer {
             playouts,
         };
         let board = log::log_enabled!(log::Level::Info).then(|| game.board().clone());
+        // The analysis plays its candidates on a copy of the root position.
+        let root = watch.is_some().then(|| game.clone());
+        let every = watch.as_ref().map_or(REPORT_EVERY, |w| w.every);
+        let mut rng = FastRng::new(mix64(self.seed ^ game.hash()));
         self.scratch.decay_mast(MAST_DECAY);
         let mut tree = OmegaTree::new(game, &mut self.scratch, self.options.playout);
-        let last = self
-            .mcts
-            .search(&mut tree, limits, Some(REPORT_EVERY), |p| {
-                if let Some(board) = &board {
-                    log_progress(board, p);
-                }
-            });
+        let analysis_state = &mut self.analysis_state;
+        let last = self.mcts.search(&mut tree, limits, Some(every), |mcts, p| {
+            if let Some(board) = &board {
+                log_progress(board, p);
+            }
+            if let (Some(w), Some(root)) = (watch.as_deref_mut(), &root) {
+                (w.emit)(&analysis(mcts, root, analysis_state, &mut rng));
+                w.next = p.elapsed + w.every;
+            }
+        });
         if let (Some(board), Some(p)) = (&board, &last) {
             log_progress(board, p);
         }
+    }
+}
+
+/// What the analysis keeps from one report to the next.
+#[derive(Default)]
+struct AnalysisState {
+    scratch: Scratch,
+    /// The position the scores are for (its hash).
+    root: Option<u64>,
+    /// For each candidate turn shown, the sum of the score playouts' means (weighted) and
+    /// their number: every report adds [`SCORE_PLAYOUTS`] more, so the estimates settle.
+    scores: HashMap<Vec<Cell>, (f64, usize)>,
+}
+
+/// The analysis of the tree whose root is `game`: one candidate a first stone, completed to
+/// a whole turn by the most visited children, ranked by the playouts through the whole turn.
+/// Candidates the tree has not yet followed to the end of the turn are left out.
+fn analysis(
+    mcts: &Mcts<Cell>,
+    game: &Game,
+    state: &mut AnalysisState,
+    rng: &mut FastRng,
+) -> Analysis {
+    if !state.scratch.fits(game) {
+        state.scratch = Scratch::new(game);
+    }
+    if state.root != Some(game.hash()) {
+        state.root = Some(game.hash());
+        state.scores.clear();
+    }
+    let k = game.players();
+    let mover = game.to_move().index();
+    let nodes = &mcts.tree().nodes;
+    let mut candidates = Vec::new();
+    for first in nodes[0].children().filter(|&c| nodes[c].visits > 0) {
+        let mut node = first as NodeId;
+        let mut turn = vec![nodes[first].mv];
+        while turn.len() < k {
+            let Some(c) = mcts.best_child(node) else {
+                break;
+            };
+            turn.push(nodes[c as usize].mv);
+            node = c;
+        }
+        if turn.len() < k {
+            continue;
+        }
+        let end = &nodes[node as usize];
+        let winrate = match end.proven {
+            UNPROVEN => end.mean(),
+            w if w as usize == mover => 1.0,
+            _ => 0.0,
+        };
+        let mut pv = turn.clone();
+        pv.extend(mcts.line_from(node, ANALYSIS_PV_TURNS * k));
+        pv.truncate(pv.len() / k * k);
+        candidates.push(Candidate {
+            turn,
+            visits: end.visits,
+            winrate,
+            score: 0.0,
+            pv,
+        });
+    }
+    candidates.sort_by_key(|c| std::cmp::Reverse(c.visits));
+    candidates.truncate(ANALYSIS_CANDIDATES);
+    let mut after = game.clone();
+    for c in &mut candidates {
+        for &cell in &c.turn {
+            after.place(cell);
+        }
+        let mean = mean_log_margin(&after, &mut state.scratch, rng, mover, SCORE_PLAYOUTS);
+        let (sum, count) = state.scores.entry(c.turn.clone()).or_insert((0.0, 0));
+        *sum += mean * SCORE_PLAYOUTS as f64;
+        *count += SCORE_PLAYOUTS;
+        c.score = *sum / *count as f64;
+        for _ in 0..k {
+            after.unplace();
+        }
+    }
+    Analysis {
+        visits: nodes[0].visits,
+        candidates,
     }
 }
 

@@ -12,8 +12,51 @@ pub use mcts::{MctsOptions, MctsPlayer};
 
 use crate::board::Cell;
 use crate::game::Game;
+use crate::stop::Stop;
 use crate::timeman::Limits;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// One candidate turn of an analysis, for the player to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The K cells of the turn, in colour order.
+    pub turn: Vec<Cell>,
+    /// Playouts that went through this whole turn.
+    pub visits: u32,
+    /// The mover's chance to win after this turn, in [0, 1] (1 or 0 when proven).
+    pub winrate: f64,
+    /// The mover's expected final log-score margin after this turn: the mean of
+    /// `ln(own score) - ln(best other score)` over random playouts.
+    pub score: f64,
+    /// The turn and the expected continuation, whole turns only.
+    pub pv: Vec<Cell>,
+}
+
+/// What a search thinks of its position: its candidate turns, best first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Analysis {
+    /// Playouts below the root, those kept from earlier searches included.
+    pub visits: u32,
+    pub candidates: Vec<Candidate>,
+}
+
+/// Someone watching a search: shown the analysis every `every`.
+pub struct Watch<'a> {
+    pub every: Duration,
+    /// When the next analysis is due, counted from the search's start (kept by the player).
+    pub next: Duration,
+    pub emit: &'a mut dyn FnMut(&Analysis),
+}
+
+impl<'a> Watch<'a> {
+    pub fn new(every: Duration, emit: &'a mut dyn FnMut(&Analysis)) -> Watch<'a> {
+        Watch {
+            every,
+            next: every,
+            emit,
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
@@ -88,14 +131,15 @@ pub struct Player {
 }
 
 impl Player {
-    /// Searching players allocate their tables here, not inside the first timed move.
-    pub fn new(kind: PlayerKind, options: PlayerOptions) -> Player {
+    /// Searching players allocate their tables here, not inside the first timed move. Their
+    /// searches end early when `stop` is raised.
+    pub fn new(kind: PlayerKind, options: PlayerOptions, stop: Stop) -> Player {
         let inner = match kind {
             PlayerKind::Mcts | PlayerKind::MctsPlain => {
-                Inner::Mcts(Box::new(MctsPlayer::new(options.mcts, options.seed)))
+                Inner::Mcts(Box::new(MctsPlayer::new(options.mcts, options.seed, stop)))
             }
             PlayerKind::AlphaBeta => {
-                Inner::AlphaBeta(Box::new(AlphaBetaPlayer::new(options.alphabeta)))
+                Inner::AlphaBeta(Box::new(AlphaBetaPlayer::new(options.alphabeta, stop)))
             }
             PlayerKind::Greedy => Inner::Greedy,
             PlayerKind::Random => Inner::Random(options.seed),
@@ -116,11 +160,41 @@ impl Player {
         }
     }
 
-    /// A legal turn for the player to move. Contract: the game is not over and is at a turn
-    /// boundary; it is unchanged on return.
-    pub fn choose(&mut self, game: &mut Game, start: Instant, limits: Limits) -> Vec<Cell> {
+    /// Whether the player can show its thinking (`analyze`, pondering).
+    pub fn can_analyze(&self) -> bool {
+        matches!(self.inner, Inner::Mcts(_))
+    }
+
+    /// Searches until `stop` is raised, showing `watch` the analysis at its interval. Does
+    /// nothing for a player that cannot analyse. Contract: the game is not over and is at a
+    /// turn boundary; it is unchanged on return.
+    pub fn analyze(&mut self, game: &mut Game, stop: &Stop, watch: &mut Watch) {
+        if let Inner::Mcts(p) = &mut self.inner {
+            p.analyze(game, stop, watch);
+        }
+    }
+
+    /// Thinks on an opponent's turn until the stop signal, keeping what it learns for the
+    /// engine's next turn (a player that cannot analyse returns at once). Contract: as
+    /// `analyze`.
+    pub fn ponder(&mut self, game: &mut Game) {
+        if let Inner::Mcts(p) = &mut self.inner {
+            p.ponder(game);
+        }
+    }
+
+    /// A legal turn for the player to move; a tree search shows `watch` its analysis while
+    /// it thinks. Contract: the game is not over and is at a turn boundary; it is unchanged
+    /// on return.
+    pub fn choose(
+        &mut self,
+        game: &mut Game,
+        start: Instant,
+        limits: Limits,
+        watch: Option<&mut Watch>,
+    ) -> Vec<Cell> {
         match &mut self.inner {
-            Inner::Mcts(p) => p.choose(game, start, limits),
+            Inner::Mcts(p) => p.choose(game, start, limits, watch),
             Inner::AlphaBeta(p) => p.choose(game, start, limits),
             Inner::Greedy => greedy_turn(game),
             Inner::Random(seed) => random_turn(game, *seed),

@@ -40,7 +40,20 @@ pub enum Command {
         stones: u64,
     },
     ToMove,
+    /// The colour and the interval between lines in centiseconds.
+    Analyze(Colour, u64),
+    GenmoveAnalyze(Colour, u64),
+    GoguiInterrupt,
+    ListStones(Colour),
+    /// The file and how many of its turns to play (all when absent).
+    LoadGame(String, Option<u64>),
+    SaveGame(String),
+    /// Seconds to search at most.
+    Solve(Option<f64>),
 }
+
+/// The interval of `analyze` when none is given, in centiseconds.
+pub const DEFAULT_INTERVAL: u64 = 50;
 
 /// One row of the command table: the name, a parser of the arguments and the usage shown
 /// when they do not parse.
@@ -87,6 +100,33 @@ pub const COMMANDS: &[CommandSpec] = &[
     ),
     spec("time_left", time_left, "COLOUR TIME STONES"),
     spec("to_move", |i| none(i, Command::ToMove), ""),
+    spec(
+        "analyze",
+        |i| colour_interval(i, Command::Analyze),
+        "COLOUR [INTERVAL]",
+    ),
+    spec(
+        "genmove_analyze",
+        |i| colour_interval(i, Command::GenmoveAnalyze),
+        "COLOUR [INTERVAL]",
+    ),
+    spec("gogui-interrupt", |i| none(i, Command::GoguiInterrupt), ""),
+    spec(
+        "list_stones",
+        |i| map(colour, Command::ListStones)(i),
+        "COLOUR",
+    ),
+    spec("loadgame", load_game, "FILE [TURNS]"),
+    spec(
+        "savegame",
+        |i| map(word, |w| Command::SaveGame(w.to_string()))(i),
+        "FILE",
+    ),
+    spec(
+        "solve",
+        |i| map(opt(seconds), Command::Solve)(i),
+        "[SECONDS]",
+    ),
 ];
 
 const fn spec(
@@ -168,6 +208,20 @@ fn play(i: &str) -> IResult<&str, Command> {
     })(i)
 }
 
+fn colour_interval(i: &str, make: fn(Colour, u64) -> Command) -> IResult<&str, Command> {
+    map(
+        pair(colour, opt(preceded(space1, number))),
+        move |(c, interval)| make(c, interval.unwrap_or(DEFAULT_INTERVAL)),
+    )(i)
+}
+
+fn load_game(i: &str) -> IResult<&str, Command> {
+    map(
+        pair(word, opt(preceded(space1, number))),
+        |(file, turns)| Command::LoadGame(file.to_string(), turns),
+    )(i)
+}
+
 fn time_settings(i: &str) -> IResult<&str, Command> {
     map(
         tuple((seconds, preceded(space1, seconds), preceded(space1, number))),
@@ -236,6 +290,29 @@ mod tests {
             })
         );
         assert!(parse("showboard now").is_err());
+        assert_eq!(
+            parse("analyze b"),
+            Ok(Command::Analyze(Colour::Black, DEFAULT_INTERVAL))
+        );
+        assert_eq!(
+            parse("genmove_analyze white 10"),
+            Ok(Command::GenmoveAnalyze(Colour::White, 10))
+        );
+        assert!(parse("analyze white -1").is_err());
+        assert!(parse("analyze 50").is_err());
+        assert_eq!(
+            parse("loadgame g.gtp 3"),
+            Ok(Command::LoadGame("g.gtp".into(), Some(3)))
+        );
+        assert_eq!(
+            parse("loadgame g.gtp"),
+            Ok(Command::LoadGame("g.gtp".into(), None))
+        );
+        assert!(parse("loadgame").is_err());
+        assert!(parse("savegame a b").is_err());
+        assert_eq!(parse("solve"), Ok(Command::Solve(None)));
+        assert_eq!(parse("solve 2.5"), Ok(Command::Solve(Some(2.5))));
+        assert!(parse("solve x").is_err());
         assert_eq!(parse("quit   "), Ok(Command::Quit));
     }
 

@@ -1,13 +1,18 @@
 //! What each command does: a few lines each, on the engine.
 
 use super::commands::{Command, COMMANDS};
-use super::{render, Reply, Session};
-use crate::board::{parse_coord, NotationError};
+use super::{render, Answer, Reply, Session};
+use crate::board::{parse_coord, Cell, NotationError};
 use crate::game::{Colour, MoveError};
+use crate::player::{Analysis, Watch};
+use crate::solver::Outcome;
 use crate::timeman::TimeControl;
+use crate::transcript;
+use std::time::Duration;
 
-/// Runs one parsed command. On any error the game is exactly as it was.
-pub fn run(session: &mut Session, command: Command) -> Reply {
+/// Runs one parsed command; streaming commands write their lines on `answer`. On any error
+/// the game is exactly as it was.
+pub fn run(session: &mut Session, command: Command, answer: &mut Answer) -> Reply {
     let engine = &mut session.engine;
     match command {
         Command::ProtocolVersion => Ok("2".into()),
@@ -32,6 +37,25 @@ pub fn run(session: &mut Session, command: Command) -> Reply {
         Command::Play(colour, words) => play(session, colour, &words),
         Command::Genmove(colour) => genmove(session, colour, true),
         Command::RegGenmove(colour) => genmove(session, colour, false),
+        Command::Analyze(colour, interval) => analyze(session, colour, interval, answer),
+        Command::GenmoveAnalyze(colour, interval) => {
+            genmove_analyze(session, colour, interval, answer)
+        }
+        Command::GoguiInterrupt => Ok(String::new()),
+        Command::ListStones(colour) => {
+            in_game(session, colour)?;
+            let game = session.engine.game();
+            let cells = game
+                .board()
+                .cells()
+                .filter(|&c| game.stone(c) == Some(colour));
+            Ok(names(session, cells))
+        }
+        Command::LoadGame(file, turns) => load_game(session, &file, turns),
+        Command::SaveGame(file) => std::fs::write(&file, transcript::write(engine.game()))
+            .map(|_| String::new())
+            .map_err(|e| format!("cannot write {file}: {e}")),
+        Command::Solve(seconds) => solve(session, seconds),
         Command::Undo => match engine.undo() {
             true => Ok(String::new()),
             false => Err("cannot undo".into()),
@@ -103,18 +127,102 @@ fn play(session: &mut Session, colour: Colour, words: &[String]) -> Reply {
         .map_err(|e| format!("illegal move: {e}"))
 }
 
+/// The cells' names, separated by spaces.
+fn names(session: &Session, cells: impl IntoIterator<Item = Cell>) -> String {
+    let board = session.engine.game().board();
+    cells
+        .into_iter()
+        .map(|c| board.name(c))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn genmove(session: &mut Session, colour: Colour, commit: bool) -> Reply {
-    match session.engine.genmove(colour, commit) {
-        Ok(cells) => {
-            let board = session.engine.game().board();
-            Ok(cells
-                .iter()
-                .map(|&c| board.name(c))
-                .collect::<Vec<_>>()
-                .join(" "))
-        }
-        Err(e) => Err(e.to_string()),
+    let turn = session.interruptible(|engine| engine.genmove(colour, commit, None));
+    turn.map(|cells| names(session, cells))
+        .map_err(|e| e.to_string())
+}
+
+/// An interval in centiseconds as a duration (0 counts as 1).
+fn interval(centiseconds: u64) -> Duration {
+    Duration::from_millis(centiseconds.clamp(1, 1 << 32) * 10)
+}
+
+fn analyze(session: &mut Session, colour: Colour, every: u64, answer: &mut Answer) -> Reply {
+    if !session.engine.can_analyze() {
+        return Err("analyze needs a tree-search player (--player mcts or mcts-plain)".into());
     }
+    streamed(session, colour, every, answer, |session, watch| {
+        session.until_next_line(|engine| engine.analyze(colour, watch))
+    })
+    .map(|_| String::new())
+}
+
+fn genmove_analyze(
+    session: &mut Session,
+    colour: Colour,
+    every: u64,
+    answer: &mut Answer,
+) -> Reply {
+    let turn = streamed(session, colour, every, answer, |session, watch| {
+        session.interruptible(|engine| engine.genmove(colour, true, Some(watch)))
+    })?;
+    Ok(format!("play {}", names(session, turn)))
+}
+
+/// Runs `search` for COLOUR, the player to move, with the answer started and an `info` line
+/// written at every interval; refused before anything is written when COLOUR may not move.
+fn streamed<T>(
+    session: &mut Session,
+    colour: Colour,
+    every: u64,
+    answer: &mut Answer,
+    search: impl FnOnce(&mut Session, &mut Watch) -> Result<T, MoveError>,
+) -> Result<T, String> {
+    let game = session.engine.game();
+    game.check_mover(colour).map_err(|e| e.to_string())?;
+    let board = game.board().clone();
+    answer.start();
+    let mut emit = |a: &Analysis| {
+        if !a.candidates.is_empty() {
+            answer.line(&render::analysis(&board, a));
+        }
+    };
+    let mut watch = Watch::new(interval(every), &mut emit);
+    search(session, &mut watch).map_err(|e| e.to_string())
+}
+
+fn load_game(session: &mut Session, file: &str, turns: Option<u64>) -> Reply {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let mut game = transcript::read(&text).map_err(|e| format!("{file}: {e}"))?;
+    let keep = turns.map_or(usize::MAX, |t| t.min(usize::MAX as u64) as usize);
+    while game.turns_played() > keep {
+        game.undo_turn();
+    }
+    session.engine.load(game);
+    Ok(String::new())
+}
+
+/// Seconds `solve` takes when none are given.
+const SOLVE_SECONDS: f64 = 10.0;
+
+fn solve(session: &mut Session, seconds: Option<f64>) -> Reply {
+    if session.engine.game().players() != 2 {
+        return Err("solve needs two players".into());
+    }
+    let limit = Duration::from_secs_f64(seconds.unwrap_or(SOLVE_SECONDS));
+    let (outcome, stats) = session.interruptible(|engine| engine.solve(limit));
+    log::info!(
+        "info solve nodes {} time {:.3} result {:?}",
+        stats.nodes,
+        stats.elapsed.as_secs_f64(),
+        outcome
+    );
+    Ok(match outcome {
+        Outcome::Unknown => "unknown".into(),
+        Outcome::Win { winner, turn } if turn.is_empty() => format!("{winner} wins"),
+        Outcome::Win { winner, turn } => format!("{winner} wins {}", names(session, turn)),
+    })
 }
 
 fn score(session: &Session) -> String {

@@ -6,6 +6,7 @@ use super::tt::{Bound, Entry};
 use super::{
     Position, Searcher, Value, ASPIRATION_WINDOW, CLOCK_CHECK_NODES, INFINITY, MAX_PLY, WIN,
 };
+use crate::stop::Stop;
 
 impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
     /// One iteration with an aspiration window around the last value, widened on failure.
@@ -49,9 +50,11 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
             if self.nodes >= n && self.can_stop {
                 self.stopped = true;
             }
-        } else if self.uses_clock() && self.nodes >= self.next_clock_check {
+        }
+        if self.nodes >= self.next_clock_check {
             self.next_clock_check = self.nodes + CLOCK_CHECK_NODES;
-            if self.start.elapsed() >= self.limits.hard {
+            let late = self.uses_clock() && self.start.elapsed() >= self.limits.hard;
+            if late || self.stop.as_ref().is_some_and(Stop::is_raised) {
                 self.stopped = true;
             }
         }

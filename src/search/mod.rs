@@ -13,6 +13,7 @@
 mod alphabeta;
 mod tt;
 
+use crate::stop::Stop;
 use std::time::{Duration, Instant};
 pub use tt::TranspositionTable;
 
@@ -141,6 +142,8 @@ pub struct Searcher<M> {
     exact: bool,
     /// An iteration has finished, so a node limit may stop the search.
     can_stop: bool,
+    /// Raised by another thread to end the search early (see [`Searcher::set_stop`]).
+    stop: Option<Stop>,
 }
 
 impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
@@ -167,7 +170,14 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
             },
             root_player: 0,
             exact: false,
+            stop: None,
         }
+    }
+
+    /// From now on every search also ends once `stop` is raised, as at its hard limit (the
+    /// signal is read with the clock, every few thousand nodes).
+    pub fn set_stop(&mut self, stop: Stop) {
+        self.stop = Some(stop);
     }
 
     /// Forgets everything learnt (a new game).

@@ -1,0 +1,435 @@
+//! An exact solver for two players: who wins the current position with best play, by the
+//! rules (a tie goes to black), and a first winning turn.
+//!
+//! A depth-first AND/OR search over one stone a ply (the mover places its own stone and the
+//! opponent's: both plies are the mover's choices), with
+//! 1. a table of solved positions keyed by a Zobrist hash that is the same for the 12
+//!    images of a position under the hexagon's symmetries (the smallest of the 12 hashes),
+//!    so that a position is solved once for all its rotations and reflections;
+//! 2. move ordering by the game's strategy: a player's own stone first where it touches
+//!    none of its colour (a new small group), the opponent's first where it touches the most
+//!    of the opponent's stones (merging its groups);
+//! 3. the first winning move cuts the rest (one winning child proves an OR node);
+//! 4. the game's last two turns are not searched stone by stone but computed from the
+//!    scores with one or two stones added (see `last_turns_winner`).
+//!
+//! The search never prints; it stops at the time limit or the stop signal with `Unknown`.
+
+mod symmetry;
+
+use crate::board::Cell;
+use crate::game::{mix64, Colour, Game};
+use crate::stop::Stop;
+use std::time::{Duration, Instant};
+pub use symmetry::symmetries;
+
+/// The result of a solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The time ran out (or the search was stopped) before a proof.
+    Unknown,
+    /// `winner` wins with best play; `turn` is a first winning turn when the winner is to
+    /// move, empty otherwise (and when the game is over).
+    Win { winner: Colour, turn: Vec<Cell> },
+}
+
+/// What the search did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Entries of the table of solved positions (64 MiB).
+const TABLE_ENTRIES: usize = 1 << 23;
+/// Empty cells when two turns are left, at most (two players: fewer than 4 cells would end
+/// the game before white's turn, so at most 7 are empty before the last round).
+const LAST_CELLS: usize = 8;
+/// Nodes between two looks at the clock and the stop signal.
+const CHECK_EVERY: u64 = 4096;
+
+/// Solves `game` for its two players within `limit` (or until `stop` is raised).
+/// Contract: two players, the game at a turn boundary.
+pub fn solve(game: &Game, limit: Duration, stop: &Stop) -> (Outcome, Stats) {
+    let start = Instant::now();
+    let mut solver = Solver::new(game, start + limit, stop);
+    let outcome = solver.root();
+    let stats = Stats {
+        nodes: solver.nodes,
+        elapsed: start.elapsed(),
+    };
+    (outcome, stats)
+}
+
+struct Solver<'a> {
+    game: Game,
+    /// For each symmetry, the image of every cell.
+    images: Vec<Vec<Cell>>,
+    /// Random keys by colour and cell.
+    keys: Vec<[u64; 2]>,
+    /// The hash of the position's image under each symmetry.
+    hashes: Vec<u64>,
+    /// Solved positions: the canonical hash with its lowest bit replaced by the winner.
+    table: Vec<u64>,
+    /// Cut-offs by colour placed, mover's own or not, and cell, weighted by the turns left
+    /// (the history heuristic: a stone that won in one position often wins in its siblings).
+    history: Vec<u64>,
+    /// Move lists by depth, and the buffer they are sorted in.
+    lists: Vec<Vec<Cell>>,
+    scored: Vec<(i64, Cell)>,
+    nodes: u64,
+    deadline: Instant,
+    stop: &'a Stop,
+    aborted: bool,
+}
+
+impl<'a> Solver<'a> {
+    fn new(game: &Game, deadline: Instant, stop: &'a Stop) -> Solver<'a> {
+        let board = game.board();
+        let images = symmetries(board);
+        let keys = (0..board.cell_count() as u64)
+            .map(|c| [mix64(2 * c + 1), mix64(2 * c + 2)])
+            .collect();
+        let mut solver = Solver {
+            game: game.clone(),
+            hashes: vec![0; images.len()],
+            images,
+            keys,
+            table: vec![0; TABLE_ENTRIES],
+            history: vec![0; 4 * board.cell_count()],
+            lists: Vec::new(),
+            scored: Vec::new(),
+            nodes: 0,
+            deadline,
+            stop,
+            aborted: false,
+        };
+        for cell in board.cells() {
+            if let Some(colour) = game.stone(cell) {
+                solver.toggle(cell, colour.index());
+            }
+        }
+        solver
+    }
+
+    /// Adds or removes a stone in every symmetric hash.
+    fn toggle(&mut self, cell: Cell, colour: usize) {
+        for (hash, image) in self.hashes.iter_mut().zip(&self.images) {
+            *hash ^= self.keys[image[cell as usize] as usize][colour];
+        }
+    }
+
+    fn place(&mut self, cell: Cell) {
+        let colour = self.game.next_stone_colour().index();
+        self.game.place(cell);
+        self.toggle(cell, colour);
+    }
+
+    fn unplace(&mut self, cell: Cell) {
+        self.game.unplace();
+        // The stone taken back is of the colour to be placed next.
+        let colour = self.game.next_stone_colour().index();
+        self.toggle(cell, colour);
+    }
+
+    /// The history entry of placing `cell` next: by the colour placed and whether it is
+    /// the mover's own.
+    fn slot(&self, cell: Cell) -> usize {
+        let colour = self.game.next_stone_colour().index();
+        (colour * 2 + usize::from(colour == self.game.to_move().index()))
+            * self.game.board().cell_count()
+            + cell as usize
+    }
+
+    /// The key shared by the position's 12 images.
+    fn canonical(&self) -> u64 {
+        self.hashes.iter().copied().min().unwrap_or(0) | 1
+    }
+
+    /// The search at the root: the winner, and a winning turn when the mover wins.
+    fn root(&mut self) -> Outcome {
+        if self.game.is_over() {
+            let (winner, _) = self.game.winner();
+            return Outcome::Win {
+                winner,
+                turn: Vec::new(),
+            };
+        }
+        let mover = self.game.to_move().index();
+        let mut turn = Vec::new();
+        match self.line(mover, &mut turn) {
+            None => Outcome::Unknown,
+            Some(w) if w == mover => Outcome::Win {
+                winner: Colour::from_index(w),
+                turn,
+            },
+            Some(w) => Outcome::Win {
+                winner: Colour::from_index(w),
+                turn: Vec::new(),
+            },
+        }
+    }
+
+    /// Like [`Solver::winner`], and when the root's mover wins, the winning stones it places
+    /// until the end of its turn go into `turn`.
+    fn line(&mut self, mover: usize, turn: &mut Vec<Cell>) -> Option<usize> {
+        if self.game.is_over() || self.game.to_move().index() != mover {
+            return self.winner();
+        }
+        let moves = self.ordered_moves();
+        for &cell in &moves {
+            self.place(cell);
+            turn.push(cell);
+            let w = self.line(mover, turn);
+            if w == Some(mover) {
+                self.unplace(cell);
+                return w;
+            }
+            turn.pop();
+            self.unplace(cell);
+            w?;
+        }
+        Some(1 - mover)
+    }
+
+    /// The winner of the position with best play; `None` when stopped.
+    fn winner(&mut self) -> Option<usize> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY)
+            && (Instant::now() >= self.deadline || self.stop.is_raised())
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return None;
+        }
+        if self.game.is_over() {
+            return Some(self.game.winner().0.index());
+        }
+        let key = self.canonical();
+        let slot = (mix64(key) as usize) & (TABLE_ENTRIES - 1);
+        let entry = self.table[slot];
+        if entry | 1 == key {
+            return Some((entry & 1) as usize);
+        }
+        if self.game.turns_left() <= 2 && self.game.at_turn_boundary() {
+            let result = self.last_turns_winner();
+            self.table[slot] = (key & !1) | result as u64;
+            return Some(result);
+        }
+        let mover = self.game.to_move().index();
+        let moves = self.ordered_moves();
+        let mut result = 1 - mover;
+        for &cell in &moves {
+            self.place(cell);
+            let w = self.winner();
+            self.unplace(cell);
+            match w {
+                None => {
+                    self.recycle(moves);
+                    return None;
+                }
+                Some(w) if w == mover => {
+                    result = mover;
+                    let slot = self.slot(cell);
+                    self.history[slot] += 1 << self.game.turns_left().min(20);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        self.recycle(moves);
+        self.table[slot] = (key & !1) | result as u64;
+        Some(result)
+    }
+
+    /// The winner when one or two turns are left (step 4 of the module): each turn places
+    /// one stone of each colour, and stones change only their own colour's score, so the
+    /// final scores follow from each colour's score with its last one or two stones added,
+    /// computed without playing them. Contract: two players, at a turn boundary, one or two
+    /// turns left.
+    fn last_turns_winner(&self) -> usize {
+        let mover = self.game.to_move().index();
+        let empties = self.game.empties();
+        // Fewer than 4 cells are empty before white's last turn, so at most 7 before it.
+        debug_assert!(empties.len() <= LAST_CELLS);
+        let n = empties.len().min(LAST_CELLS);
+        let cells = &empties[..n];
+        let black_wins = |b: u128, w: u128| b >= w; // ties go to black
+        let (white_score, black_score) = (
+            self.game.score(Colour::White),
+            self.game.score(Colour::Black),
+        );
+        let mut touches = [[Touch::default(); LAST_CELLS]; 2];
+        for (i, &c) in cells.iter().enumerate() {
+            touches[0][i] = Touch::new(&self.game, Colour::White, c);
+            touches[1][i] = Touch::new(&self.game, Colour::Black, c);
+        }
+        let mover_wins = if self.game.turns_left() == 1 {
+            // The mover puts white on i and black on j.
+            let (mut white, mut black) = ([0u128; LAST_CELLS], [0u128; LAST_CELLS]);
+            for i in 0..n {
+                white[i] = score_plus_one(white_score, &touches[0][i]);
+                black[i] = score_plus_one(black_score, &touches[1][i]);
+            }
+            (0..n).any(|i| (0..n).any(|j| i != j && black_wins(black[j], white[i]) == (mover == 1)))
+        } else {
+            // The mover puts white on a and black on b, then the other player white on c and
+            // black on d: the scores of every pair of one colour's stones.
+            let mut white = [[0u128; LAST_CELLS]; LAST_CELLS];
+            let mut black = [[0u128; LAST_CELLS]; LAST_CELLS];
+            let board = self.game.board();
+            for x in 0..n {
+                for y in x + 1..n {
+                    let adjacent = board.neighbours(cells[x]).contains(&cells[y]);
+                    let [w, b] = &touches;
+                    white[x][y] = score_plus_two(white_score, &w[x], &w[y], adjacent);
+                    white[y][x] = white[x][y];
+                    black[x][y] = score_plus_two(black_score, &b[x], &b[y], adjacent);
+                    black[y][x] = black[x][y];
+                }
+            }
+            // The other player's reply to (a, b) needs only its two best white cells and its
+            // two best black cells (the best pair with c != d is among them): black wants
+            // white's score low and its own high, white the reverse.
+            let other_black = mover == 0;
+            let better =
+                |x: u128, y: u128, wants_high: bool| if wants_high { x > y } else { x < y };
+            // For each of the mover's cells, the other player's three best replies in that
+            // colour: with a and b excluded, at least its two best are left.
+            let best_three = |values: &[u128; LAST_CELLS], skip: usize, wants_high: bool| {
+                let mut top = [usize::MAX; 3];
+                for i in (0..n).filter(|&i| i != skip) {
+                    let mut at = i;
+                    for slot in top.iter_mut() {
+                        if *slot == usize::MAX || better(values[at], values[*slot], wants_high) {
+                            std::mem::swap(slot, &mut at);
+                            if at == usize::MAX {
+                                break;
+                            }
+                        }
+                    }
+                }
+                top
+            };
+            let mut white_replies = [[usize::MAX; 3]; LAST_CELLS];
+            let mut black_replies = [[usize::MAX; 3]; LAST_CELLS];
+            for x in 0..n {
+                white_replies[x] = best_three(&white[x], x, !other_black);
+                black_replies[x] = best_three(&black[x], x, other_black);
+            }
+            (0..n).any(|a| {
+                (0..n).filter(|&b| b != a).any(|b| {
+                    let free = |i: &&usize| **i != usize::MAX && **i != a && **i != b;
+                    let other_wins =
+                        white_replies[a].iter().filter(free).take(2).any(|&c| {
+                            black_replies[b].iter().filter(free).take(2).any(|&d| {
+                                c != d && black_wins(black[b][d], white[a][c]) == other_black
+                            })
+                        });
+                    !other_wins
+                })
+            })
+        };
+        if mover_wins {
+            mover
+        } else {
+            1 - mover
+        }
+    }
+
+    /// The empty cells, most promising first for the mover (see the module's step 2), in
+    /// this depth's buffer: give it back with [`Solver::recycle`] (the search does not
+    /// allocate then).
+    fn ordered_moves(&mut self) -> Vec<Cell> {
+        let depth = self.game.stones_placed();
+        if self.lists.len() <= depth {
+            self.lists.resize_with(depth + 1, Vec::new);
+        }
+        let mut scored = std::mem::take(&mut self.scored);
+        scored.clear();
+        let colour = self.game.next_stone_colour();
+        let own = colour == self.game.to_move();
+        let board = self.game.board();
+        for &cell in self.game.empties() {
+            let touching = board
+                .neighbours(cell)
+                .iter()
+                .filter(|&&n| self.game.stone(n) == Some(colour))
+                .count() as i64;
+            let history = self.history[self.slot(cell)] as i64;
+            let key = -history * 8 + if own { touching } else { -touching };
+            scored.push((key, cell));
+        }
+        scored.sort_unstable();
+        let mut moves = std::mem::take(&mut self.lists[depth]);
+        moves.clear();
+        moves.extend(scored.iter().map(|&(_, c)| c));
+        self.scored = scored;
+        moves
+    }
+
+    /// Gives back the buffer of [`Solver::ordered_moves`] at the same position.
+    fn recycle(&mut self, moves: Vec<Cell>) {
+        let depth = self.game.stones_placed();
+        self.lists[depth] = moves;
+    }
+}
+
+/// The distinct groups of one colour that a stone on an empty cell would touch.
+#[derive(Clone, Copy, Default)]
+struct Touch {
+    roots: [Cell; 6],
+    sizes: [u128; 6],
+    len: usize,
+}
+
+impl Touch {
+    fn new(game: &Game, colour: Colour, cell: Cell) -> Touch {
+        let mut t = Touch::default();
+        for &n in game.board().neighbours(cell) {
+            if game.stone(n) == Some(colour) {
+                let root = game.root(n);
+                if !t.roots[..t.len].contains(&root) {
+                    t.roots[t.len] = root;
+                    t.sizes[t.len] = game.root_size(root) as u128;
+                    t.len += 1;
+                }
+            }
+        }
+        t
+    }
+
+    fn sizes(&self) -> &[u128] {
+        &self.sizes[..self.len]
+    }
+}
+
+/// A colour's score (`score`, 0 without stones) with one stone added that touches `t`: the
+/// groups it touches merge with it.
+fn score_plus_one(score: u128, t: &Touch) -> u128 {
+    // A colour without stones starts from the empty product 1.
+    score.max(1) / t.sizes().iter().product::<u128>() * (1 + t.sizes().iter().sum::<u128>())
+}
+
+/// A colour's score with two stones added, touching `s` and `t`; `adjacent` when the two
+/// touch each other. Stones that touch each other or the same group end in one group.
+fn score_plus_two(score: u128, s: &Touch, t: &Touch, adjacent: bool) -> u128 {
+    let shared = s.roots[..s.len]
+        .iter()
+        .any(|r| t.roots[..t.len].contains(r));
+    if !adjacent && !shared {
+        return score_plus_one(score_plus_one(score, s), t);
+    }
+    let mut score = score.max(1);
+    let mut merged = 2;
+    for &size in s.sizes() {
+        score /= size;
+        merged += size;
+    }
+    for i in (0..t.len).filter(|&i| !s.roots[..s.len].contains(&t.roots[i])) {
+        score /= t.sizes[i];
+        merged += t.sizes[i];
+    }
+    score * merged
+}
