@@ -10,7 +10,7 @@ omega=target/release/omega
 for opponent in random greedy; do
     echo "=== omega vs omega --player $opponent"
     target/release/omega-match \
-        --engine "$omega" --name omega --engine "$omega --player $opponent --seed 1" --name "$opponent" \
+        --engine "$omega --threads 1" --name omega --engine "$omega --player $opponent --seed 1" --name "$opponent" \
         --games "${GAMES:-20}" --movetime "${MOVETIME:-0.1}" \
         --concurrency "${CONCURRENCY:-2}" --openings "${OPENINGS:-random:2}" "$@" \
         | awk '/^Match / { done = 1 } /^(Finished game|Score of)/ && !done { next } { print }'

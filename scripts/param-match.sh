@@ -14,7 +14,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp target/release/omega "$work/omega"
 engine() { # player settings
-    local cmd="$work/omega --player $1 --playouts $playouts"
+    # One thread each: CONCURRENCY games share the cores.
+    local cmd="$work/omega --player $1 --playouts $playouts --threads 1"
     [[ -n $2 ]] && cmd="$cmd --set $2"
     echo "$cmd"
 }

@@ -20,7 +20,7 @@ cp target/release/omega "$work/omega-new"
 records=${RECORDS:-target/sprt-records/$(date +%Y%m%d-%H%M%S)}
 # shellcheck disable=SC2086 # SPRT holds four words on purpose
 target/release/omega-match \
-    --engine "$work/omega-new" --name new --engine "$baseline" --name baseline \
+    --engine "$work/omega-new --threads 1" --name new --engine "$baseline" --name baseline \
     --games "${GAMES:-2000}" --movetime "${MOVETIME:-0.1}" \
     --concurrency "${CONCURRENCY:-2}" --openings "${OPENINGS:-random:2}" \
     --sprt ${SPRT:-0 10 0.05 0.05} --records "$records" "$@"

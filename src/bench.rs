@@ -31,10 +31,35 @@ pub fn run(options: &PlayerOptions) -> String {
     let mut playouts = 0;
     let mut playout_time = Duration::ZERO;
     let count = options.mcts.playouts.unwrap_or(BENCH_PLAYOUTS);
+    let mut one_thread = 0.0;
     for (name, mcts) in [("mcts-plain", MctsOptions::plain()), ("mcts", options.mcts)] {
         let (p, t) = mcts_line(name, &mcts, count, &mut out);
         playouts += p;
         playout_time += t;
+        if one_thread == 0.0 {
+            one_thread = p as f64 / t.as_secs_f64().max(1e-9);
+        }
+    }
+    let threads = options.mcts.threads;
+    if threads > 1 {
+        // Root parallelism: each thread searches a tree of its own (see player/helpers.rs).
+        let start = Instant::now();
+        let total: u64 = std::thread::scope(|scope| {
+            let searches: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope
+                        .spawn(|| mcts_line("", &MctsOptions::plain(), count, &mut String::new()).0)
+                })
+                .collect();
+            searches.into_iter().map(|s| s.join().unwrap_or(0)).sum()
+        });
+        let elapsed = start.elapsed().as_secs_f64().max(1e-9);
+        let pps = total as f64 / elapsed;
+        let _ = writeln!(
+            out,
+            "mcts-plain   {threads} threads playouts {total} time {elapsed:.3} pps {pps:.0} ({:.2}x one thread)",
+            pps / one_thread.max(1e-9)
+        );
     }
     let rate = |n: u64, t: Duration| n as f64 / t.as_secs_f64().max(1e-9);
     let _ = write!(

@@ -20,7 +20,9 @@ options:
   --ponder            think on the opponents' turns (tree search players)
 
 tree search (mcts, mcts-plain):
-  --playouts N        stop at N playouts, ignoring the clock: reproducible with --seed
+  --threads N         threads searching (default: the machine's cores)
+  --playouts N        stop at N playouts a thread, ignoring the clock: reproducible
+                      with --seed
   --tree-mb MB        memory for the search tree in MiB (default: 512)
   --set NAME=VALUE    set search parameters, for experiments (comma-separated list;
                       see src/player/mcts.rs)
@@ -100,6 +102,7 @@ const FLAGS: &[&str] = &[
     "--seed",
     "--movetime",
     "--playouts",
+    "--threads",
     "--tree-mb",
     "--set",
     "--depth",
@@ -120,6 +123,7 @@ fn apply(options: &mut PlayerOptions, flag: &str, value: String) -> Result<(), S
     match flag {
         "--seed" => options.seed = number(&value)?,
         "--playouts" => options.mcts.playouts = Some(number(&value)?.max(1)),
+        "--threads" => options.mcts.threads = number(&value)?.clamp(1, 256) as usize,
         "--tree-mb" => options.mcts.tree_mb = number(&value)?.clamp(1, 1 << 20) as usize,
         "--set" => {
             for item in value.split(',') {

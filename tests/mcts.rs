@@ -110,19 +110,29 @@ fn two_player_endgames_are_proven_for_the_right_side() {
 }
 
 fn engine(kind: PlayerKind, playouts: u64, seed: u64) -> Engine {
+    engine_with_threads(kind, playouts, seed, 2)
+}
+
+fn engine_with_threads(kind: PlayerKind, playouts: u64, seed: u64, threads: usize) -> Engine {
     let mut config = EngineConfig::for_player(kind);
     config.options.seed = seed;
     config.options.mcts.playouts = Some(playouts);
     config.options.mcts.tree_mb = 16;
+    config.options.mcts.threads = threads;
     Engine::new(config)
 }
 
 #[test]
 fn a_playout_limit_and_a_seed_give_the_same_game_on_every_run() {
-    for kind in [PlayerKind::Mcts, PlayerKind::MctsPlain] {
+    // With several threads each searches its own tree to the limit: as reproducible.
+    for (kind, threads) in [
+        (PlayerKind::Mcts, 1),
+        (PlayerKind::MctsPlain, 1),
+        (PlayerKind::Mcts, 3),
+    ] {
         let games: Vec<Vec<Vec<Cell>>> = (0..2)
             .map(|_| {
-                let mut e = engine(kind, 2_000, 9);
+                let mut e = engine_with_threads(kind, 2_000, 9, threads);
                 e.set_up(4, 2).unwrap();
                 while !e.game().is_over() {
                     e.genmove(e.game().to_move(), true, None).unwrap();
@@ -130,7 +140,7 @@ fn a_playout_limit_and_a_seed_give_the_same_game_on_every_run() {
                 e.game().turn_history()
             })
             .collect();
-        assert_eq!(games[0], games[1], "{kind:?}");
+        assert_eq!(games[0], games[1], "{kind:?} {threads} threads");
     }
 }
 

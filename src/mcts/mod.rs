@@ -195,6 +195,11 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
         }
     }
 
+    /// Whether the stop signal is raised.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(Stop::is_raised)
+    }
+
     /// From now on every search also ends (after [`MIN_PLAYOUTS`]) once `stop` is raised;
     /// it is read at each look at the clock, so within microseconds.
     pub fn set_stop(&mut self, stop: Stop) {

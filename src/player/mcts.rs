@@ -2,6 +2,7 @@
 //! (UCT + RAVE with uniformly random playouts, plus only MCTS-Solver proofs and tree reuse:
 //! the baseline kept for ever as the in-house stand-in for a plain public Monte-Carlo engine).
 
+use super::helpers::{merged_line, Helper};
 use super::{Analysis, Candidate, Watch};
 use crate::board::{Board, Cell};
 use crate::game::{mix64, Game};
@@ -44,8 +45,10 @@ const STOP_POLL: Duration = Duration::from_millis(5);
 pub struct MctsOptions {
     /// Stop after this many playouts, ignoring the clock: reproducible with `--seed`.
     pub playouts: Option<u64>,
-    /// Memory for the tree, in MiB.
+    /// Memory for the trees of all threads together, in MiB.
     pub tree_mb: usize,
+    /// Threads searching (root parallelism, see `helpers.rs`); at least 1.
+    pub threads: usize,
     pub search: MctsConfig,
     pub playout: PlayoutConfig,
     /// With this many stones or fewer left to the end of the game, an exact alpha-beta
@@ -59,6 +62,7 @@ impl MctsOptions {
         MctsOptions {
             playouts: None,
             tree_mb: 512,
+            threads: 1,
             search: MctsConfig::default(),
             playout: PlayoutConfig::default(),
             exact_plies: 0,
@@ -111,6 +115,7 @@ impl MctsOptions {
             "score_weight" => p.score_weight = number()?.clamp(0.0, 1.0),
             "score_scale" => p.score_scale = number()?.max(1e-3),
             "prior_scale" => p.prior_scale = number()?.max(0.0),
+            "threads" => self.threads = number()?.clamp(1.0, 256.0) as usize,
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
@@ -148,14 +153,24 @@ pub struct MctsPlayer {
     /// The exact endgame search, made at its first use.
     exact: Option<Searcher<Cell>>,
     stop: Stop,
+    /// The trees of the threads beyond the first.
+    helpers: Vec<Helper>,
+    /// Ends the other threads' searches: raised when this thread's search ends (by its
+    /// limits, a proof or the stop signal), so that all end together.
+    helpers_stop: Stop,
 }
 
 impl MctsPlayer {
     /// `stop` ends searches early when raised (see [`crate::stop`]).
     pub fn new(mut options: MctsOptions, seed: u64, stop: Stop) -> MctsPlayer {
-        options.search.max_nodes = (options.tree_mb << 20) / NODE_BYTES;
+        options.threads = options.threads.max(1);
+        options.search.max_nodes = (options.tree_mb << 20) / NODE_BYTES / options.threads;
         let mut mcts = Mcts::new(options.search, seed);
         mcts.set_stop(stop.clone());
+        let helpers_stop = Stop::new();
+        let helpers = (1..options.threads as u64)
+            .map(|i| Helper::new(options.search, mix64(seed ^ i), helpers_stop.clone()))
+            .collect();
         MctsPlayer {
             options,
             seed,
@@ -165,11 +180,14 @@ impl MctsPlayer {
             root_history: Vec::new(),
             exact: None,
             stop,
+            helpers,
+            helpers_stop,
         }
     }
 
     pub fn new_game(&mut self) {
         self.mcts.clear();
+        self.helpers.iter_mut().for_each(Helper::clear);
         self.root_history.clear();
         if let Some(exact) = self.exact.as_mut() {
             exact.clear();
@@ -200,7 +218,7 @@ impl MctsPlayer {
             // 1. Search from the root (the position after the stones of the turn chosen so
             // far), then read the turn off the tree's most visited line.
             self.search(game, start, time, budget, watch.as_deref_mut());
-            let chosen = self.mcts.principal_variation(k - turn.len());
+            let chosen = self.line(k - turn.len());
             for &cell in &chosen {
                 game.place(cell);
             }
@@ -303,12 +321,30 @@ impl MctsPlayer {
     /// earlier position of the same game.
     fn move_root(&mut self, game: &Game) {
         let history = game.stone_history();
-        let kept = history.starts_with(&self.root_history)
-            && self.mcts.advance(&history[self.root_history.len()..]);
-        if !kept {
+        let later = history.starts_with(&self.root_history);
+        let played = &history[self.root_history.len().min(history.len())..];
+        if !(later && self.mcts.advance(played)) {
             self.mcts.clear();
         }
+        for helper in &mut self.helpers {
+            match later {
+                true => helper.advance(played),
+                false => helper.clear(),
+            }
+        }
         self.root_history = history;
+    }
+
+    /// The line to play from the root, at most `max_len` stones: the most visited, over all
+    /// the threads' trees.
+    fn line(&self, max_len: usize) -> Vec<Cell> {
+        if self.helpers.is_empty() {
+            return self.mcts.principal_variation(max_len);
+        }
+        let trees: Vec<&Mcts<Cell>> = std::iter::once(&self.mcts)
+            .chain(self.helpers.iter().map(Helper::tree))
+            .collect();
+        merged_line(&trees, max_len)
     }
 
     /// One search of the current position (the tree's root), from `start` until `time` or
@@ -322,8 +358,8 @@ impl MctsPlayer {
         mut watch: Option<&mut Watch>,
     ) {
         // Reproducible: the same position, seed and playout limit give the same search.
-        self.mcts
-            .reseed(mix64(self.seed ^ game.hash() ^ game.stones_placed() as u64));
+        let seed = mix64(self.seed ^ game.hash() ^ game.stones_placed() as u64);
+        self.mcts.reseed(seed);
         let limits = MctsLimits {
             start,
             time,
@@ -335,19 +371,54 @@ impl MctsPlayer {
         let every = watch.as_ref().map_or(REPORT_EVERY, |w| w.every);
         let mut rng = FastRng::new(mix64(self.seed ^ game.hash()));
         self.scratch.decay_mast(MAST_DECAY);
-        let mut tree = OmegaTree::new(game, &mut self.scratch, self.options.playout);
+        let playout = self.options.playout;
+        // The other threads search their own trees (same limits, own random numbers) while
+        // this one searches and reports.
+        let helpers = &mut self.helpers;
+        let positions: Vec<Game> = helpers.iter().map(|_| game.clone()).collect();
+        let mut tree = OmegaTree::new(game, &mut self.scratch, playout);
         let analysis_state = &mut self.analysis_state;
-        let last = self.mcts.search(&mut tree, limits, Some(every), |mcts, p| {
-            if let Some(board) = &board {
-                log_progress(board, p);
+        let mcts = &mut self.mcts;
+        let helpers_stop = &self.helpers_stop;
+        helpers_stop.lower();
+        let (last, helper_playouts) = std::thread::scope(|scope| {
+            let threads: Vec<_> = helpers
+                .iter_mut()
+                .zip(positions)
+                .enumerate()
+                .map(|(i, (helper, mut position))| {
+                    let seed = mix64(seed ^ (i as u64 + 1));
+                    scope.spawn(move || helper.search(&mut position, limits, playout, seed))
+                })
+                .collect();
+            let last = mcts.search(&mut tree, limits, Some(every), |mcts, p| {
+                if let Some(board) = &board {
+                    log_progress(board, p);
+                }
+                if let (Some(w), Some(root)) = (watch.as_deref_mut(), &root) {
+                    (w.emit)(&analysis(mcts, root, analysis_state, &mut rng));
+                    w.next = p.elapsed + w.every;
+                }
+            });
+            // Under a playout limit each thread makes its own playouts (reproducible); on
+            // the clock, or when stopped, all end with this one.
+            if limits.playouts.is_none() || mcts.is_stopped() {
+                helpers_stop.raise();
             }
-            if let (Some(w), Some(root)) = (watch.as_deref_mut(), &root) {
-                (w.emit)(&analysis(mcts, root, analysis_state, &mut rng));
-                w.next = p.elapsed + w.every;
-            }
+            let others: u64 = threads.into_iter().map(|t| t.join().unwrap_or(0)).sum();
+            (last, others)
         });
         if let (Some(board), Some(p)) = (&board, &last) {
             log_progress(board, p);
+            if !self.helpers.is_empty() {
+                let all = p.playouts + helper_playouts;
+                let secs = p.elapsed.as_secs_f64().max(1e-9);
+                log::info!(
+                    "info threads {} playouts {all} pps {:.0}",
+                    self.helpers.len() + 1,
+                    all as f64 / secs
+                );
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 
 mod alphabeta;
 mod baselines;
+mod helpers;
 mod mcts;
 
 pub use alphabeta::{AlphaBetaPlayer, SearchOptions};
@@ -110,9 +111,12 @@ impl PlayerOptions {
         PlayerOptions {
             seed: 0,
             alphabeta: SearchOptions::default(),
-            mcts: match kind {
-                PlayerKind::MctsPlain => MctsOptions::plain(),
-                _ => MctsOptions::strong(),
+            mcts: MctsOptions {
+                threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+                ..match kind {
+                    PlayerKind::MctsPlain => MctsOptions::plain(),
+                    _ => MctsOptions::strong(),
+                }
             },
         }
     }
