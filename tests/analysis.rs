@@ -6,11 +6,20 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// Time allowed on top of what a check expects, for a loaded test machine.
 const SLACK: Duration = Duration::from_millis(400);
+
+/// One test at a time: side by side their engines (two threads each by default) would
+/// share the two cores of the test machine and measure the scheduler, not the engine.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 struct Engine {
     child: Child,
@@ -133,6 +142,7 @@ fn check_info(line: &str, k: usize) {
 
 #[test]
 fn analyze_streams_until_the_next_command_and_changes_nothing() {
+    let _one_at_a_time = serial();
     let mut e = Engine::start(&["--player", "mcts"]);
     assert_eq!(e.ask("boardsize 4"), ["= "]);
     assert_eq!(e.ask("play white a1 d4"), ["= "]);
@@ -176,6 +186,7 @@ fn analyze_streams_until_the_next_command_and_changes_nothing() {
 
 #[test]
 fn genmove_analyze_streams_then_plays() {
+    let _one_at_a_time = serial();
     let mut e = Engine::start(&["--player", "mcts", "--movetime", "0.5"]);
     assert_eq!(e.ask("boardsize 5"), ["= "]);
     let started = Instant::now();
@@ -197,6 +208,7 @@ fn genmove_analyze_streams_then_plays() {
 
 #[test]
 fn an_interrupt_line_cuts_a_long_genmove_short() {
+    let _one_at_a_time = serial();
     for player in ["mcts", "alphabeta"] {
         let mut e = Engine::start(&["--player", player, "--movetime", "30"]);
         assert_eq!(e.ask("boardsize 6"), ["= "]);
@@ -215,6 +227,7 @@ fn an_interrupt_line_cuts_a_long_genmove_short() {
 
 #[test]
 fn a_pondering_engine_answers_at_once() {
+    let _one_at_a_time = serial();
     let mut e = Engine::start(&["--player", "mcts", "--ponder", "--movetime", "0.2"]);
     assert_eq!(e.ask("boardsize 5"), ["= "]);
     let turn = e.ask("genmove white");
