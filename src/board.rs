@@ -171,6 +171,12 @@ impl Board {
         format!("{}{}", column_letter(col), row + 1)
     }
 
+    /// The names of `cells`, separated by spaces (as `play` takes them).
+    pub fn names(&self, cells: &[Cell]) -> String {
+        let names: Vec<String> = cells.iter().map(|&c| self.name(c)).collect();
+        names.join(" ")
+    }
+
     /// Parses a cell name, case-insensitively. A letter (not `i`) followed by a positive
     /// decimal row number is a well-formed name; it is off the board when that cell does not
     /// exist on this side.

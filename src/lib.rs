@@ -2,7 +2,8 @@
 //!
 //! Dependencies run one way: `protocol -> engine -> player -> mcts, search (generic cores)
 //! and playout, position (Omega for each core) -> eval -> game -> board`;
-//! `arena` (the match driver) uses only `game` and `board`: engines are child processes.
+//! `arena` (the match driver) uses only `game`, `board` and `transcript`: engines are child
+//! processes.
 
 pub mod arena;
 pub mod bench;

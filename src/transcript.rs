@@ -84,11 +84,10 @@ pub fn write(game: &Game) -> String {
         board.side()
     );
     for (t, turn) in game.turn_history().iter().enumerate() {
-        let cells: Vec<String> = turn.iter().map(|&c| board.name(c)).collect();
         text += &format!(
             "play {} {}\n",
             Colour::from_index(t % players),
-            cells.join(" ")
+            board.names(turn)
         );
     }
     text

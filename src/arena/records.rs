@@ -7,6 +7,7 @@
 
 use super::referee::{Ending, Outcome};
 use crate::game::Colour;
+use crate::transcript;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -67,16 +68,10 @@ pub fn render(h: &RecordHeader, outcome: &Outcome) -> String {
             outcome.opening_turns
         );
     }
-    s += &format!("boardsize {}\nplayers {players}\nclear_board\n", h.size);
-    let board = outcome.final_position.board();
-    for (t, turn) in outcome.turns.iter().enumerate() {
-        let cells: Vec<String> = turn.iter().map(|&c| board.name(c)).collect();
-        s += &format!(
-            "play {} {}\n",
-            Colour::from_index(t % players),
-            cells.join(" ")
-        );
-    }
+    // The referee's final position holds every turn of the game (`outcome.turns`).
+    debug_assert_eq!(outcome.final_position.turn_history(), outcome.turns);
+    debug_assert_eq!(outcome.final_position.board().side(), h.size);
+    s += &transcript::write(&outcome.final_position);
     s
 }
 

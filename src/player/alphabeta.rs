@@ -82,7 +82,7 @@ impl AlphaBetaPlayer {
 /// one stone a ply.
 fn log_iteration(board: &Board, it: &Iteration<Cell>) {
     let secs = it.elapsed.as_secs_f64().max(1e-9);
-    let pv: Vec<String> = it.pv.iter().map(|&c| board.name(c)).collect();
+    let pv = board.names(&it.pv);
     log::info!(
         "info depth {} score {}{} nodes {} nps {:.0} time {:.3} pv {}",
         it.depth,
@@ -91,6 +91,6 @@ fn log_iteration(board: &Board, it: &Iteration<Cell>) {
         it.nodes,
         it.nodes as f64 / secs,
         secs,
-        pv.join(" ")
+        pv
     );
 }

@@ -510,7 +510,7 @@ fn analysis(
 /// for the player to move (or the proven winner), and the most visited line.
 fn log_progress(board: &Board, p: &Progress<Cell>) {
     let secs = p.elapsed.as_secs_f64().max(1e-9);
-    let pv: Vec<String> = p.pv.iter().take(12).map(|&c| board.name(c)).collect();
+    let pv = board.names(&p.pv[..p.pv.len().min(12)]);
     let result = match p.proven {
         Some(w) => format!("proven {}", crate::game::Colour::from_index(w)),
         None => format!("winrate {:.3}", p.value),
@@ -523,6 +523,6 @@ fn log_progress(board: &Board, p: &Progress<Cell>) {
         p.nodes,
         secs,
         result,
-        pv.join(" ")
+        pv
     );
 }

@@ -392,6 +392,44 @@ fn uniform_fill(
     }
 }
 
+/// The index in `empties` of the best by `score` of `candidates` (at least one) indices drawn
+/// at random from `first..first + left`; the earliest drawn wins a tie. The policy fills
+/// share it, so that they draw the same random numbers.
+#[inline]
+fn best_drawn(
+    first: usize,
+    left: usize,
+    candidates: usize,
+    rng: &mut FastRng,
+    mut score: impl FnMut(usize) -> f32,
+) -> usize {
+    let mut best = first + rng.below(left);
+    let mut best_score = score(best);
+    for _ in 1..candidates {
+        let j = first + rng.below(left);
+        let s = score(j);
+        if s > best_score {
+            best = j;
+            best_score = s;
+        }
+    }
+    best
+}
+
+/// After a stone of `colour` placed by `mover`: the next colour in turn order, and after the
+/// last colour of a turn the next player.
+#[inline]
+fn next_stone(colour: &mut u8, mover: &mut u8, players: usize) {
+    *colour += 1;
+    if *colour as usize == players {
+        *colour = 0;
+        *mover += 1;
+        if *mover as usize == players {
+            *mover = 0;
+        }
+    }
+}
+
 /// The MAST fill: each stone goes to the best of `candidates` drawn cells by the MAST mean of
 /// its colour there, the highest for the placing player's own colour, the lowest for the
 /// others'.
@@ -416,25 +454,11 @@ fn mast_fill(
     for i in 0..stones {
         let left = len - i;
         let sign = if colour == mover { 1.0 } else { -1.0 };
-        let mut best = i + rng.below(left);
-        let mut best_v = sign * value(colour, empties[best]);
-        for _ in 1..candidates {
-            let j = i + rng.below(left);
-            let v = sign * value(colour, empties[j]);
-            if v > best_v {
-                best = j;
-                best_v = v;
-            }
-        }
+        let best = best_drawn(i, left, candidates, rng, |j| {
+            sign * value(colour, empties[j])
+        });
         empties.swap(i, best);
         colours[empties[i] as usize] = colour;
-        colour += 1;
-        if colour as usize == players {
-            colour = 0;
-            mover += 1;
-            if mover as usize == players {
-                mover = 0;
-            }
-        }
+        next_stone(&mut colour, &mut mover, players);
     }
 }

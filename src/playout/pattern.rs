@@ -5,6 +5,7 @@
 //! learn-patterns` for the two cases that matter in Omega: a stone of the placing player's
 //! own colour, and a stone of an opponent's colour.
 
+use super::next_stone;
 use super::pattern_weights::GAMMAS;
 use crate::board::{Board, Cell, Coord};
 use crate::game::{MAX_PLAYERS, NO_STONE};
@@ -155,14 +156,7 @@ pub fn fill(
             .map_or(drawn[candidates - 1].0, |d| d.0);
         empties.swap(i, pick);
         colours[empties[i] as usize] = colour;
-        colour += 1;
-        if colour as usize == players {
-            colour = 0;
-            mover += 1;
-            if mover as usize == players {
-                mover = 0;
-            }
-        }
+        next_stone(&mut colour, &mut mover, players);
     }
 }
 

@@ -7,6 +7,7 @@
 //! The groups of the playout are kept in a plain union-find (path halving, union by size),
 //! started from copies of the game's own tables; the final scores are read off its roots.
 
+use super::{best_drawn, next_stone};
 use crate::board::{Board, Cell};
 use crate::game::{Game, MAX_PLAYERS, NO_STONE};
 use crate::mcts::FastRng;
@@ -195,26 +196,12 @@ pub fn fill(
     for i in 0..stones {
         let left = len - i;
         let own = colour == mover;
-        let mut best = i + rng.below(left);
-        let mut best_w = weights[groups.classify(board, colours, empties[best], colour, own)];
-        for _ in 1..candidates {
-            let j = i + rng.below(left);
-            let w = weights[groups.classify(board, colours, empties[j], colour, own)];
-            if w > best_w {
-                best = j;
-                best_w = w;
-            }
-        }
+        let best = best_drawn(i, left, candidates, rng, |j| {
+            weights[groups.classify(board, colours, empties[j], colour, own)]
+        });
         empties.swap(i, best);
         groups.place(board, colours, empties[i], colour);
-        colour += 1;
-        if colour as usize == players {
-            colour = 0;
-            mover += 1;
-            if mover as usize == players {
-                mover = 0;
-            }
-        }
+        next_stone(&mut colour, &mut mover, players);
     }
 }
 
@@ -258,26 +245,12 @@ pub fn count_fill(
     for i in 0..stones {
         let left = len - i;
         let base = if colour == mover { 0 } else { 4 };
-        let mut best = i + rng.below(left);
-        let mut best_w = weight(colours, empties[best], colour, base);
-        for _ in 1..candidates {
-            let j = i + rng.below(left);
-            let w = weight(colours, empties[j], colour, base);
-            if w > best_w {
-                best = j;
-                best_w = w;
-            }
-        }
+        let best = best_drawn(i, left, candidates, rng, |j| {
+            weight(colours, empties[j], colour, base)
+        });
         empties.swap(i, best);
         colours[empties[i] as usize] = colour;
-        colour += 1;
-        if colour as usize == players {
-            colour = 0;
-            mover += 1;
-            if mover as usize == players {
-                mover = 0;
-            }
-        }
+        next_stone(&mut colour, &mut mover, players);
     }
 }
 

@@ -45,11 +45,12 @@ pub fn run(session: &mut Session, command: Command, answer: &mut Answer) -> Repl
         Command::ListStones(colour) => {
             in_game(session, colour)?;
             let game = session.engine.game();
-            let cells = game
+            let cells: Vec<Cell> = game
                 .board()
                 .cells()
-                .filter(|&c| game.stone(c) == Some(colour));
-            Ok(names(session, cells))
+                .filter(|&c| game.stone(c) == Some(colour))
+                .collect();
+            Ok(names(session, &cells))
         }
         Command::LoadGame(file, turns) => load_game(session, &file, turns),
         Command::SaveGame(file) => std::fs::write(&file, transcript::write(engine.game()))
@@ -128,18 +129,13 @@ fn play(session: &mut Session, colour: Colour, words: &[String]) -> Reply {
 }
 
 /// The cells' names, separated by spaces.
-fn names(session: &Session, cells: impl IntoIterator<Item = Cell>) -> String {
-    let board = session.engine.game().board();
-    cells
-        .into_iter()
-        .map(|c| board.name(c))
-        .collect::<Vec<_>>()
-        .join(" ")
+fn names(session: &Session, cells: &[Cell]) -> String {
+    session.engine.game().board().names(cells)
 }
 
 fn genmove(session: &mut Session, colour: Colour, commit: bool) -> Reply {
     let turn = session.interruptible(|engine| engine.genmove(colour, commit, None));
-    turn.map(|cells| names(session, cells))
+    turn.map(|cells| names(session, &cells))
         .map_err(|e| e.to_string())
 }
 
@@ -167,7 +163,7 @@ fn genmove_analyze(
     let turn = streamed(session, colour, every, answer, |session, watch| {
         session.interruptible(|engine| engine.genmove(colour, true, Some(watch)))
     })?;
-    Ok(format!("play {}", names(session, turn)))
+    Ok(format!("play {}", names(session, &turn)))
 }
 
 /// Runs `search` for COLOUR, the player to move, with the answer started and an `info` line
@@ -221,7 +217,7 @@ fn solve(session: &mut Session, seconds: Option<f64>) -> Reply {
     Ok(match outcome {
         Outcome::Unknown => "unknown".into(),
         Outcome::Win { winner, turn } if turn.is_empty() => format!("{winner} wins"),
-        Outcome::Win { winner, turn } => format!("{winner} wins {}", names(session, turn)),
+        Outcome::Win { winner, turn } => format!("{winner} wins {}", names(session, &turn)),
     })
 }
 

@@ -67,24 +67,17 @@ pub fn draw(game: &Game) -> String {
 /// One line of `analyze`: an `info` block a candidate, best first, as KataGo's
 /// `kata-analyze` writes them: `info move C1..CK visits N winrate W score S order I pv ...`.
 pub fn analysis(board: &Board, a: &Analysis) -> String {
-    let cells = |cells: &[crate::board::Cell]| {
-        cells
-            .iter()
-            .map(|&c| board.name(c))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     a.candidates
         .iter()
         .enumerate()
         .map(|(order, c)| {
             format!(
                 "info move {} visits {} winrate {:.4} score {:.2} order {order} pv {}",
-                cells(&c.turn),
+                board.names(&c.turn),
                 c.visits,
                 c.winrate,
                 c.score,
-                cells(&c.pv)
+                board.names(&c.pv)
             )
         })
         .collect::<Vec<_>>()
