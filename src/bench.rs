@@ -33,7 +33,7 @@ pub fn run(options: &PlayerOptions) -> String {
     let count = options.mcts.playouts.unwrap_or(BENCH_PLAYOUTS);
     let mut one_thread = 0.0;
     for (name, mcts) in [("mcts-plain", MctsOptions::plain()), ("mcts", options.mcts)] {
-        let (p, t) = mcts_line(name, &mcts, count, &mut out);
+        let (p, t) = mcts_line(name, &mcts, count, 1, &mut out);
         playouts += p;
         playout_time += t;
         if one_thread == 0.0 {
@@ -42,13 +42,15 @@ pub fn run(options: &PlayerOptions) -> String {
     }
     let threads = options.mcts.threads;
     if threads > 1 {
-        // Root parallelism: each thread searches a tree of its own (see player/helpers.rs).
+        // Root parallelism (the default): each thread searches a tree of its own.
         let start = Instant::now();
         let total: u64 = std::thread::scope(|scope| {
             let searches: Vec<_> = (0..threads)
                 .map(|_| {
-                    scope
-                        .spawn(|| mcts_line("", &MctsOptions::plain(), count, &mut String::new()).0)
+                    scope.spawn(|| {
+                        let plain = MctsOptions::plain();
+                        mcts_line("", &plain, count, 1, &mut String::new()).0
+                    })
                 })
                 .collect();
             searches.into_iter().map(|s| s.join().unwrap_or(0)).sum()
@@ -57,9 +59,16 @@ pub fn run(options: &PlayerOptions) -> String {
         let pps = total as f64 / elapsed;
         let _ = writeln!(
             out,
-            "mcts-plain   {threads} threads playouts {total} time {elapsed:.3} pps {pps:.0} ({:.2}x one thread)",
+            "mcts-plain   {threads} trees   playouts {total} time {elapsed:.3} pps {pps:.0} ({:.2}x one thread)",
             pps / one_thread.max(1e-9)
         );
+        // Tree parallelism: the threads search one tree, as many playouts each.
+        let name = format!("mcts-plain {threads}t");
+        let plain = MctsOptions::plain();
+        let (p, t) = mcts_line(&name, &plain, count * threads as u64, threads, &mut out);
+        let pps = p as f64 / t.as_secs_f64().max(1e-9);
+        out.pop();
+        let _ = writeln!(out, " ({:.2}x one thread)", pps / one_thread.max(1e-9));
     }
     let rate = |n: u64, t: Duration| n as f64 / t.as_secs_f64().max(1e-9);
     let _ = write!(
@@ -107,10 +116,17 @@ fn alphabeta_lines(options: &PlayerOptions, out: &mut String) -> (u64, Duration)
     (total_nodes, total_time)
 }
 
-/// One tree search of `count` playouts from the empty side-5 board, two players.
-fn mcts_line(name: &str, options: &MctsOptions, count: u64, out: &mut String) -> (u64, Duration) {
-    let mut game = Game::new(5, 2).expect("valid bench position");
-    let mut scratch = Scratch::new(&game);
+/// One tree search of `count` playouts from the empty side-5 board, two players, by
+/// `threads` threads.
+fn mcts_line(
+    name: &str,
+    options: &MctsOptions,
+    count: u64,
+    threads: usize,
+    out: &mut String,
+) -> (u64, Duration) {
+    let mut games = vec![Game::new(5, 2).expect("valid bench position"); threads];
+    let mut scratches: Vec<Scratch> = games.iter().map(Scratch::new).collect();
     let mut mcts = Mcts::new(options.search, 2026);
     let start = Instant::now();
     let limits = MctsLimits {
@@ -118,9 +134,13 @@ fn mcts_line(name: &str, options: &MctsOptions, count: u64, out: &mut String) ->
         time: None,
         playouts: Some(count),
     };
-    let mut tree = OmegaTree::new(&mut game, &mut scratch, options.playout);
+    let mut positions: Vec<OmegaTree> = games
+        .iter_mut()
+        .zip(&mut scratches)
+        .map(|(game, scratch)| OmegaTree::new(game, scratch, options.playout))
+        .collect();
     let result = mcts
-        .search(&mut tree, limits, None, |_, _| {})
+        .search_threads(&mut positions, limits, None, |_, _| {})
         .expect("the empty board is not over");
     let elapsed = start.elapsed();
     let _ = writeln!(

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod mcts;
+pub mod moves;
 pub mod player;
 pub mod playout;
 pub mod position;

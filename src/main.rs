@@ -20,9 +20,10 @@ options:
   --ponder            think on the opponents' turns (tree search players)
 
 tree search (mcts, mcts-plain):
-  --threads N         threads searching (default: the machine's cores)
+  --threads N         threads searching (default: the machine's cores; for the
+                      alpha-beta 1 with --depth or --nodes)
   --playouts N        stop at N playouts a thread, ignoring the clock: reproducible
-                      with --seed
+                      with --seed (with --set parallel=tree only with one thread)
   --tree-mb MB        memory for the search tree in MiB (default: 512)
   --set NAME=VALUE    set search parameters, for experiments (comma-separated list;
                       see src/player/mcts.rs)
@@ -79,8 +80,17 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             settings.push((flag.to_string(), value));
         }
     }
+    // A depth or node limit is for reproducible searches: the alpha-beta gets one thread,
+    // unless told otherwise (lazy SMP threads share a table in an order no seed fixes).
+    let threads_given = settings.iter().any(|(f, _)| f == "--threads");
+    let limit_given = settings
+        .iter()
+        .any(|(f, _)| ["--depth", "--nodes"].contains(&f.as_str()));
     let mut config = EngineConfig::for_player(kind);
     config.ponder = ponder;
+    if limit_given && !threads_given && !bench {
+        config.options.alphabeta.threads = 1;
+    }
     for (flag, value) in settings {
         if flag == "--movetime" {
             config.move_time = value
@@ -123,7 +133,10 @@ fn apply(options: &mut PlayerOptions, flag: &str, value: String) -> Result<(), S
     match flag {
         "--seed" => options.seed = number(&value)?,
         "--playouts" => options.mcts.playouts = Some(number(&value)?.max(1)),
-        "--threads" => options.mcts.threads = number(&value)?.clamp(1, 256) as usize,
+        "--threads" => {
+            options.mcts.threads = number(&value)?.clamp(1, 256) as usize;
+            options.alphabeta.threads = options.mcts.threads;
+        }
         "--tree-mb" => options.mcts.tree_mb = number(&value)?.clamp(1, 1 << 20) as usize,
         "--set" => {
             for item in value.split(',') {

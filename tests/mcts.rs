@@ -36,9 +36,18 @@ fn forced_win(game: &mut Game, w: Colour) -> bool {
     !ours
 }
 
-/// A search of `playouts` from `game` with the given options; returns the proven winner.
-fn search(game: &mut Game, options: &MctsOptions, playouts: u64, seed: u64) -> Option<usize> {
-    let mut scratch = Scratch::new(game);
+/// A search of `playouts` from `game` with the given options by `threads` threads in one
+/// tree; returns the proven winner. Checks that the game is unchanged and that the shared
+/// tree's counts add up: every playout through a node went through its parent.
+fn search_threads(
+    game: &mut Game,
+    options: &MctsOptions,
+    playouts: u64,
+    seed: u64,
+    threads: usize,
+) -> Option<usize> {
+    let mut copies = vec![game.clone(); threads - 1];
+    let mut scratch: Vec<Scratch> = (0..threads).map(|_| Scratch::new(game)).collect();
     let mut mcts: Mcts<Cell> = Mcts::new(options.search, seed);
     let limits = MctsLimits {
         start: Instant::now(),
@@ -46,17 +55,42 @@ fn search(game: &mut Game, options: &MctsOptions, playouts: u64, seed: u64) -> O
         playouts: Some(playouts),
     };
     let before = game.hash();
+    let (first, rest) = scratch.split_first_mut().unwrap();
+    let mut positions = vec![OmegaTree::new(game, first, options.playout)];
+    for (copy, s) in copies.iter_mut().zip(rest) {
+        positions.push(OmegaTree::new(copy, s, options.playout));
+    }
     let progress = mcts
-        .search(
-            &mut OmegaTree::new(game, &mut scratch, options.playout),
-            limits,
-            None,
-            |_, _| {},
-        )
+        .search_threads(&mut positions, limits, None, |_, _| {})
         .expect("not over");
+    drop(positions);
     assert_eq!(game.hash(), before, "the search leaves the game as it was");
     game.check_consistency().unwrap();
+    let tree = mcts.tree();
+    assert_eq!(tree.root().visits as u64, progress.playouts);
+    if progress.proven.is_none() {
+        assert_eq!(
+            progress.playouts, playouts,
+            "the limit counts every thread's playouts"
+        );
+    }
+    for id in 0..tree.len() as u32 {
+        let node = tree.get(id);
+        let below: u64 = node
+            .children()
+            .map(|c| tree.get(c as u32).visits as u64)
+            .sum();
+        assert!(
+            below <= node.visits as u64,
+            "node {id}: {below} > {}",
+            node.visits
+        );
+    }
     progress.proven
+}
+
+fn search(game: &mut Game, options: &MctsOptions, playouts: u64, seed: u64) -> Option<usize> {
+    search_threads(game, options, playouts, seed, 1)
 }
 
 /// A proof is sound: the proven winner can force its win against every choice of the
@@ -77,9 +111,10 @@ fn proofs_agree_with_exhaustive_search_on_small_endgames() {
     for (side, players, turns) in cases {
         for seed in 0..6 {
             let mut game = position(side, players, turns, seed);
-            for options in [MctsOptions::plain(), MctsOptions::strong()] {
+            // One thread, and two in one tree (tree parallelism).
+            for (options, threads) in [(MctsOptions::plain(), 1), (MctsOptions::strong(), 2)] {
                 let label = format!("side {side} K {players} turns {turns} seed {seed}");
-                match search(&mut game, &options, 300_000, seed) {
+                match search_threads(&mut game, &options, 300_000, seed, threads) {
                     Some(w) => {
                         let w = Colour::from_index(w);
                         assert!(
@@ -109,16 +144,13 @@ fn two_player_endgames_are_proven_for_the_right_side() {
     }
 }
 
-fn engine(kind: PlayerKind, playouts: u64, seed: u64) -> Engine {
-    engine_with_threads(kind, playouts, seed, 2)
-}
-
-fn engine_with_threads(kind: PlayerKind, playouts: u64, seed: u64, threads: usize) -> Engine {
+fn engine(kind: PlayerKind, playouts: u64, seed: u64, threads: usize, tree: bool) -> Engine {
     let mut config = EngineConfig::for_player(kind);
     config.options.seed = seed;
     config.options.mcts.playouts = Some(playouts);
     config.options.mcts.tree_mb = 16;
     config.options.mcts.threads = threads;
+    config.options.mcts.tree_parallel = tree;
     Engine::new(config)
 }
 
@@ -132,7 +164,7 @@ fn a_playout_limit_and_a_seed_give_the_same_game_on_every_run() {
     ] {
         let games: Vec<Vec<Vec<Cell>>> = (0..2)
             .map(|_| {
-                let mut e = engine_with_threads(kind, 2_000, 9, threads);
+                let mut e = engine(kind, 2_000, 9, threads, false);
                 e.set_up(4, 2).unwrap();
                 while !e.game().is_over() {
                     e.genmove(e.game().to_move(), true, None).unwrap();
@@ -145,12 +177,14 @@ fn a_playout_limit_and_a_seed_give_the_same_game_on_every_run() {
 }
 
 /// Whole games (small boards) and first turns (large ones) for every side and player
-/// count, every turn checked by a separate referee; tree reuse across turns included.
+/// count, both ways of using threads, every turn checked by a separate referee; tree reuse
+/// across turns included.
 #[test]
 fn genmove_is_legal_on_every_side_for_two_three_and_four_players() {
     for side in 2..=13 {
         for players in 2..=4 {
-            let mut e = engine(PlayerKind::Mcts, 300, side as u64);
+            // Two threads: a tree each on odd sides, one shared tree on even ones.
+            let mut e = engine(PlayerKind::Mcts, 300, side as u64, 2, side % 2 == 0);
             e.set_up(side, players).unwrap();
             let mut referee = Game::new(side, players).unwrap();
             let turns = if side <= 5 { usize::MAX } else { 2 };
@@ -228,10 +262,12 @@ fn amaf_beyond_visits(config: omega::mcts::MctsConfig, playouts: u64) -> f32 {
     .unwrap();
     let tree = mcts.tree();
     let mut beyond: f32 = 0.0;
-    for node in tree.nodes.iter().filter(|n| n.is_expanded()) {
-        for a in &tree.amaf[node.children()] {
-            assert!(a.value >= -1e-3 && a.value <= a.visits + 1e-3, "{a:?}");
-            beyond = beyond.max(a.visits - node.visits as f32);
+    for id in 0..tree.len() as u32 {
+        let node = tree.get(id);
+        for a in tree.slots(node.children()).1 {
+            let (visits, value) = (a.visits(), a.value());
+            assert!(value >= -1e-3 && value <= visits + 1e-3, "{visits} {value}");
+            beyond = beyond.max(visits - node.visits as f32);
         }
     }
     beyond

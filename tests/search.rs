@@ -139,6 +139,57 @@ fn endgame_is_solved_exactly_on_side_five() {
     assert_eq!(winner == Colour::White, value > 0);
 }
 
+/// Lazy SMP: helpers that share the table while the main search runs (and write into it
+/// concurrently) do not change the exact value.
+#[test]
+fn lazy_smp_helpers_leave_exact_results_exact() {
+    let stop = omega::stop::Stop::new();
+    for seed in 0..4 {
+        let mut game = position(5, 2, 23, seed);
+        let (alone, _, _) = search_value(&mut game.clone(), 60, Features::default());
+        let mut main: Searcher<Cell> = Searcher::new(4, Features::default());
+        let mut helpers: Vec<Searcher<Cell>> = (1..4).map(|i| main.helper(1 + i % 2)).collect();
+        let limits = SearchLimits {
+            soft: Duration::MAX,
+            hard: Duration::MAX,
+            depth: Some(60),
+            nodes: None,
+        };
+        stop.lower();
+        let mut copies = vec![game.clone(); helpers.len()];
+        let it = std::thread::scope(|scope| {
+            for (helper, copy) in helpers.iter_mut().zip(&mut copies) {
+                helper.set_stop(stop.clone());
+                scope.spawn(move || {
+                    helper.search(
+                        &mut OmegaPosition::new(copy),
+                        Instant::now(),
+                        limits,
+                        |_| {},
+                    )
+                });
+            }
+            let it = main.search(
+                &mut OmegaPosition::new(&mut game),
+                Instant::now(),
+                limits,
+                |_| {},
+            );
+            stop.raise();
+            it.expect("not over")
+        });
+        assert!(it.exact, "seed {seed}");
+        assert_eq!(
+            it.value, alone,
+            "seed {seed}: the same exact value with helpers"
+        );
+        // The line beyond the search's own is read from the table, which the helpers write
+        // too: only its first turn is checked.
+        assert!(it.pv.len() >= 2, "seed {seed}: a whole first turn");
+        game.play_turn(game.to_move(), &it.pv[..2]).unwrap();
+    }
+}
+
 /// Plays whole games with the search player at a small node budget, checking every turn it
 /// proposes with the referee's rules before playing it.
 #[test]
@@ -149,6 +200,8 @@ fn genmove_is_legal_in_every_phase_for_two_three_and_four_players() {
         config.options.alphabeta = SearchOptions {
             nodes: Some(3000),
             hash_mb: 4,
+            // One thread on side 4, lazy SMP with two on side 5.
+            threads: side - 3,
             ..SearchOptions::default()
         };
         let mut engine = Engine::new(config);

@@ -17,10 +17,11 @@ mod rng;
 mod tree;
 
 pub use rng::FastRng;
-use tree::AMAF_HALVING;
-pub use tree::{node_bytes, Amaf, Node, NodeId, Tree, UNPROVEN};
+pub use tree::{node_bytes, Amaf, AtomicNode, Node, NodeId, PackedMove, Tree, UNPROVEN};
 
 use crate::stop::Stop;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// The most players a position may have.
@@ -159,9 +160,17 @@ static MATCH: [f32; 256] = {
 /// Playouts between two looks at the clock (a look costs about 25 ns, a playout microseconds).
 const CLOCK_CHECK_PLAYOUTS: u64 = 16;
 
+/// The search: the tree, its parameters and the first thread's random numbers.
 pub struct Mcts<M> {
     tree: Tree<M>,
     config: MctsConfig,
+    rng: FastRng,
+    /// Raised by another thread to end the search early (see [`Mcts::set_stop`]).
+    stop: Option<Stop>,
+}
+
+/// One thread's share of a search: its random numbers and buffers. The tree is shared.
+struct Worker<M> {
     rng: FastRng,
     path: Vec<Step>,
     moves: Vec<M>,
@@ -173,24 +182,63 @@ pub struct Mcts<M> {
     stamp: u32,
     /// Players of the position searched.
     players: usize,
-    /// Raised by another thread to end the search early (see [`Mcts::set_stop`]).
-    stop: Option<Stop>,
 }
 
-impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
+/// What the threads of one search share besides the tree.
+#[derive(Default)]
+struct Race {
+    /// Playouts handed out (in batches of [`CLAIM_BATCH`]).
+    begun: AtomicU64,
+    /// Playouts finished (added in batches).
+    made: AtomicU64,
+    /// Raised by the first thread when the search ends: the others stop at once.
+    over: AtomicBool,
+}
+
+/// Playouts a thread takes from the shared count at once: shared counters touched every
+/// playout would bounce their cache line between the cores.
+const CLAIM_BATCH: u64 = 16;
+
+/// One thread's playouts: those it may still make, and those made but not yet counted.
+#[derive(Default)]
+struct Claim {
+    left: u64,
+    unreported: u64,
+}
+
+impl Race {
+    /// Takes one more playout; false when the playout limit (never below [`MIN_PLAYOUTS`])
+    /// is reached.
+    fn take(&self, claim: &mut Claim, limit: Option<u64>) -> bool {
+        if claim.left == 0 {
+            self.report(claim);
+            let k = self.begun.fetch_add(CLAIM_BATCH, Relaxed);
+            claim.left = match limit {
+                None => CLAIM_BATCH,
+                Some(n) => n.max(MIN_PLAYOUTS).saturating_sub(k).min(CLAIM_BATCH),
+            };
+            if claim.left == 0 {
+                return false;
+            }
+        }
+        claim.left -= 1;
+        claim.unreported += 1;
+        true
+    }
+
+    /// Counts the playouts of `claim` made so far.
+    fn report(&self, claim: &mut Claim) {
+        self.made
+            .fetch_add(std::mem::take(&mut claim.unreported), Relaxed);
+    }
+}
+
+impl<M: PackedMove> Mcts<M> {
     pub fn new(config: MctsConfig, seed: u64) -> Mcts<M> {
         Mcts {
             tree: Tree::new(config.max_nodes),
             config,
             rng: FastRng::new(seed),
-            path: Vec::new(),
-            moves: Vec::new(),
-            priors: Vec::new(),
-            amaf: Vec::new(),
-            rewards: [0.0; MAX_PLAYERS],
-            borrowed: Vec::new(),
-            stamp: 0,
-            players: 2,
             stop: None,
         }
     }
@@ -231,45 +279,102 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
         self.tree.reroot(moves)
     }
 
-    /// Searches `pos` until the limits (or the stop signal) and returns the final snapshot;
-    /// `report` is called every `report_every` (when set) with the search itself, to read
-    /// the tree, and a snapshot. `None` when `pos` is terminal.
-    ///
-    /// Contract: the tree's root is `pos` (a fresh tree, or one moved along by
-    /// [`Mcts::advance`]); `pos` is unchanged on return.
-    pub fn search<P: MctsPosition<Move = M>>(
+    /// Searches `pos` on the calling thread; see [`Mcts::search_threads`].
+    pub fn search<P: MctsPosition<Move = M> + Send>(
         &mut self,
         pos: &mut P,
         limits: MctsLimits,
         report_every: Option<Duration>,
+        report: impl FnMut(&Self, &Progress<M>),
+    ) -> Option<Progress<M>> {
+        self.search_threads(std::slice::from_mut(pos), limits, report_every, report)
+    }
+
+    /// Searches with one thread a position, all in the one tree (tree parallelism with
+    /// virtual loss, as Fuego and KataGo search), until the limits (or the stop signal) and
+    /// returns the final snapshot. The first position is searched by the calling thread,
+    /// which alone watches the clock and calls `report` every `report_every` (when set) with
+    /// the search itself, to read the tree, and a snapshot; every other position by a thread
+    /// of its own. The playout limit counts the playouts of all threads. `None` when the
+    /// position is terminal or `positions` is empty.
+    ///
+    /// Contract: every position is the tree's root (a fresh tree, or one moved along by
+    /// [`Mcts::advance`]); they are unchanged on return. With one position and no time limit
+    /// the search is reproducible; with more, the threads' interleaving is not.
+    pub fn search_threads<P: MctsPosition<Move = M> + Send>(
+        &mut self,
+        positions: &mut [P],
+        limits: MctsLimits,
+        report_every: Option<Duration>,
         mut report: impl FnMut(&Self, &Progress<M>),
     ) -> Option<Progress<M>> {
-        if pos.is_terminal() {
+        let (first, others) = positions.split_first_mut()?;
+        if first.is_terminal() {
             return None;
         }
         // 1. The root is always expanded, so that every search has a move to give.
-        self.path.clear();
-        self.players = pos.players();
-        self.amaf.resize(pos.amaf_len(), 0);
-        self.borrowed.resize(pos.amaf_len(), (0, 0.0, 0.0));
-        if !self.tree.root().is_expanded() && !self.expand(pos, 0) {
-            return None;
+        let mut main = Worker::new(self.rng.clone(), first);
+        if !self.tree.root().is_expanded() {
+            self.tree.claim(0);
+            main.path.clear();
+            if !main.expand(self, first, 0) {
+                return None;
+            }
         }
-        let mut playouts = 0u64;
+        let seeds: Vec<u64> = others.iter().map(|_| main.rng.next_u64()).collect();
+        let race = Race::default();
+        let this: &Self = self;
+        // 2. Playouts until a limit, or until the root is proven; the other threads until
+        // the first one ends.
+        std::thread::scope(|scope| {
+            for (pos, seed) in others.iter_mut().zip(seeds) {
+                let race = &race;
+                scope.spawn(move || {
+                    let mut worker = Worker::new(FastRng::new(seed), pos);
+                    let mut claim = Claim::default();
+                    while !race.over.load(Relaxed)
+                        && this.tree.at(0).proven() == UNPROVEN
+                        && race.take(&mut claim, limits.playouts)
+                    {
+                        worker.iterate(this, pos);
+                    }
+                    race.report(&mut claim);
+                });
+            }
+            this.run_first(&mut main, first, &race, limits, report_every, &mut report);
+            // Under a playout limit the others make the rest of the playouts handed out.
+            if limits.playouts.is_none() || this.is_stopped() {
+                race.over.store(true, Relaxed);
+            }
+        });
+        self.rng = main.rng;
+        Some(self.progress(race.made.load(Relaxed), limits.start))
+    }
+
+    /// The first thread's loop: playouts, the clock, the stop signal and the reports.
+    fn run_first<P: MctsPosition<Move = M>>(
+        &self,
+        worker: &mut Worker<M>,
+        pos: &mut P,
+        race: &Race,
+        limits: MctsLimits,
+        report_every: Option<Duration>,
+        report: &mut impl FnMut(&Self, &Progress<M>),
+    ) {
         let mut next_report = report_every.map(|d| limits.start + d);
-        // 2. Playouts until a limit, or until the root is proven.
+        let mut own = 0u64;
+        let mut claim = Claim::default();
         loop {
-            if self.tree.root().proven != UNPROVEN {
+            if self.tree.at(0).proven() != UNPROVEN {
                 break;
             }
-            let done = playouts >= MIN_PLAYOUTS;
-            if done && limits.playouts.is_some_and(|n| playouts >= n) {
-                break;
-            }
-            if playouts.is_multiple_of(CLOCK_CHECK_PLAYOUTS)
+            if own.is_multiple_of(CLOCK_CHECK_PLAYOUTS)
                 && (limits.time.is_some() || next_report.is_some() || self.stop.is_some())
             {
-                if done && self.stop.as_ref().is_some_and(Stop::is_raised) {
+                race.report(&mut claim);
+                let made = race.made.load(Relaxed);
+                let done = made >= MIN_PLAYOUTS;
+                if done && self.is_stopped() {
                     break;
                 }
                 let now = Instant::now();
@@ -282,24 +387,25 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
                 }
                 if let (Some(at), Some(every)) = (next_report, report_every) {
                     if now >= at {
-                        report(self, &self.progress(playouts, limits.start));
+                        report(self, &self.progress(made, limits.start));
                         next_report = Some(now + every);
                     }
                 }
             }
-            self.iterate(pos);
-            playouts += 1;
+            if !race.take(&mut claim, limits.playouts) {
+                break;
+            }
+            worker.iterate(self, pos);
+            own += 1;
         }
-        Some(self.progress(playouts, limits.start))
+        race.report(&mut claim);
     }
 
     /// A snapshot of the search so far.
     pub fn progress(&self, playouts: u64, start: Instant) -> Progress<M> {
         let pv = self.principal_variation(usize::MAX);
+        let value = self.best_child(0).map_or(0.5, |c| self.tree.get(c).mean());
         let root = self.tree.root();
-        let value = self
-            .best_child(0)
-            .map_or(0.5, |c| self.tree.nodes[c as usize].mean());
         Progress {
             playouts,
             root_visits: root.visits,
@@ -323,7 +429,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
         while pv.len() < max_len {
             match self.best_child(node) {
                 Some(c) => {
-                    pv.push(self.tree.nodes[c as usize].mv);
+                    pv.push(self.tree.at(c).mv());
                     node = c;
                 }
                 None => break,
@@ -337,49 +443,86 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
     /// most visited child that is not a proven loss, else the most visited. `None` when the
     /// node has no visited child.
     pub fn best_child(&self, node: NodeId) -> Option<NodeId> {
-        let n = &self.tree.nodes[node as usize];
-        let nodes = &self.tree.nodes;
+        let n = self.tree.get(node);
+        let tree = &self.tree;
         if n.proven != UNPROVEN {
-            if let Some(c) = n.children().find(|&c| nodes[c].proven == n.proven) {
+            if let Some(c) = n
+                .children()
+                .find(|&c| tree.at(c as NodeId).proven() == n.proven)
+            {
                 // The proven result is this child's; for the winner it is the winning move.
                 return Some(c as NodeId);
             }
         }
         let key = |c: usize| {
-            let child = &nodes[c];
+            let child = tree.get(c as NodeId);
             let losing = child.proven != UNPROVEN && n.proven == UNPROVEN;
             (!losing, child.visits, child.value.to_bits())
         };
         n.children()
-            .filter(|&c| nodes[c].visits > 0)
+            .filter(|&c| tree.at(c as NodeId).visits() > 0)
             .max_by_key(|&c| key(c))
             .map(|c| c as NodeId)
     }
 
     /// The children of the root with their statistics, most visited first.
     pub fn root_children(&self) -> Vec<Node<M>> {
-        let mut children: Vec<Node<M>> = self.tree.nodes[self.tree.root().children()].to_vec();
+        let mut children: Vec<Node<M>> = self
+            .tree
+            .root()
+            .children()
+            .map(|c| self.tree.get(c as NodeId))
+            .collect();
         children.sort_by_key(|c| std::cmp::Reverse(c.visits));
         children
     }
+}
 
-    /// Gives `node` its children (with priors). Returns false when there is no room or no
-    /// move.
-    fn expand<P: MctsPosition<Move = M>>(&mut self, pos: &mut P, node: NodeId) -> bool {
+impl<M: PackedMove> Worker<M> {
+    fn new<P: MctsPosition<Move = M>>(rng: FastRng, pos: &P) -> Worker<M> {
+        Worker {
+            rng,
+            path: Vec::new(),
+            moves: Vec::new(),
+            priors: Vec::new(),
+            amaf: vec![0; pos.amaf_len()],
+            rewards: [0.0; MAX_PLAYERS],
+            borrowed: vec![(0, 0.0, 0.0); pos.amaf_len()],
+            stamp: 0,
+            players: pos.players(),
+        }
+    }
+
+    /// Gives `node` its children (with priors) and publishes them. Returns false when there
+    /// is no room or no move. Contract: this thread claimed `node`.
+    fn expand<P: MctsPosition<Move = M>>(
+        &mut self,
+        mcts: &Mcts<M>,
+        pos: &mut P,
+        node: NodeId,
+    ) -> bool {
+        let (tree, config) = (&mcts.tree, &mcts.config);
         self.moves.clear();
         pos.moves(&mut self.moves);
-        if self.moves.is_empty() || !self.tree.has_room(self.moves.len()) {
+        let count = self.moves.len();
+        if count == 0 {
             return false;
         }
+        let Some(first) = tree.reserve(count) else {
+            return false;
+        };
         self.priors.clear();
-        if self.config.prior_visits > 0.0 || self.config.prior_rave_visits > 0.0 {
+        if config.prior_visits > 0.0 || config.prior_rave_visits > 0.0 {
             pos.priors(&self.moves, &mut self.priors);
         }
-        self.tree
-            .expand(node, &self.moves, P::amaf_key, &self.priors);
-        if self.config.ancestor_amaf > 0.0 {
-            self.inherit_amaf(node);
+        for (i, &mv) in self.moves.iter().enumerate() {
+            let prior = self.priors.get(i).copied().unwrap_or(0.5);
+            tree.init_child(first + i as NodeId, mv, P::amaf_key(mv), prior);
         }
+        if config.ancestor_amaf > 0.0 {
+            self.inherit_amaf(mcts, node, first as usize..first as usize + count);
+        }
+        tree.publish(node, first, count);
         true
     }
 
@@ -388,22 +531,22 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
     /// where the same player places the same colour and which has seen at least
     /// `ancestor_ref` playouts, capped at `ancestor_amaf` playouts a move. A node just
     /// expanded has seen almost nothing; that ancestor has seen its position's neighbourhood
-    /// many times. Contract: `node` was just expanded.
-    fn inherit_amaf(&mut self, node: NodeId) {
+    /// many times. Contract: `children` are `node`'s, written but not yet published.
+    fn inherit_amaf(&mut self, mcts: &Mcts<M>, node: NodeId, children: Range<usize>) {
         let Some(&last) = self.path.last().filter(|s| s.node == node) else {
             return; // the root, expanded before any descent
         };
-        let nodes = &self.tree.nodes;
+        let (tree, config) = (&mcts.tree, &mcts.config);
         // With two players the rewards add up to 1, so the other player's statistics serve
         // too, turned round.
-        let flip_ok = self.config.ancestor_flip && self.players == 2;
+        let flip_ok = config.ancestor_flip && self.players == 2;
         let Some((ancestor, flip)) = self.path[..self.path.len() - 1]
             .iter()
             .rev()
             .find(|s| {
                 s.tag == last.tag
                     && (s.mover == last.mover || flip_ok)
-                    && nodes[s.node as usize].visits >= self.config.ancestor_ref
+                    && tree.at(s.node).visits() >= config.ancestor_ref
             })
             .map(|s| (s.node, s.mover != last.mover))
         else {
@@ -414,26 +557,30 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
             self.borrowed.iter_mut().for_each(|b| b.0 = 0);
             self.stamp = 1;
         }
-        let cap = self.config.ancestor_amaf;
-        for a in &self.tree.amaf[nodes[ancestor as usize].children()] {
-            let scale = if a.visits > cap { cap / a.visits } else { 1.0 };
-            let value = if flip { a.visits - a.value } else { a.value };
-            self.borrowed[a.key as usize] = (self.stamp, a.visits * scale, value * scale);
+        let cap = config.ancestor_amaf;
+        for a in tree.slots(tree.at(ancestor).children()).1 {
+            let visits = a.visits();
+            let scale = if visits > cap { cap / visits } else { 1.0 };
+            let value = if flip { visits - a.value() } else { a.value() };
+            self.borrowed[a.key()] = (self.stamp, visits * scale, value * scale);
         }
-        for a in &mut self.tree.amaf[nodes[node as usize].children()] {
-            let (stamp, visits, value) = self.borrowed[a.key as usize];
+        for a in tree.slots(children).1 {
+            let (stamp, visits, value) = self.borrowed[a.key()];
             if stamp == self.stamp {
-                a.visits += visits;
-                a.value += value;
+                a.add(visits, value);
             }
         }
     }
 
     /// One playout: select down the tree, expand a leaf, play out, back up.
-    fn iterate<P: MctsPosition<Move = M>>(&mut self, pos: &mut P) {
+    fn iterate<P: MctsPosition<Move = M>>(&mut self, mcts: &Mcts<M>, pos: &mut P) {
+        let (tree, config) = (&mcts.tree, &mcts.config);
         // 1. Selection: follow the best child by UCT-RAVE down to a leaf or a proven node.
+        // Each node is counted as visited on the way down (virtual loss: other threads see
+        // the playout as a loss until its reward arrives, and spread out).
         self.path.clear();
         let mut node: NodeId = 0;
+        let mut visits_before = tree.at(0).add_visit();
         loop {
             let mover = pos.mover();
             self.path.push(Step {
@@ -441,33 +588,37 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
                 mover: mover as u8,
                 tag: pos.amaf_tag(),
             });
-            let n = &self.tree.nodes[node as usize];
-            if n.proven != UNPROVEN {
+            let n = tree.at(node);
+            if n.proven() != UNPROVEN {
                 break;
             }
             if !n.is_expanded() {
-                // 2. Expansion, once the leaf has been visited often enough.
-                if n.visits < self.config.expand_visits
+                // 2. Expansion, once the leaf has been visited often enough, by the one
+                // thread that claims it (the others play out from the leaf meanwhile).
+                if visits_before < config.expand_visits
                     || pos.is_terminal()
-                    || !self.expand(pos, node)
+                    || !tree.claim(node)
+                    || !self.expand(mcts, pos, node)
                 {
                     break;
                 }
             }
-            let child = self.select(node, mover);
-            pos.play(self.tree.nodes[child as usize].mv);
+            let child = self.select(mcts, node, mover);
+            let c = tree.at(child);
+            visits_before = c.add_visit();
+            pos.play(c.mv());
             node = child;
         }
 
         // 3. Simulation: a playout from the leaf, or the proven result.
-        let leaf = node;
-        let proven = self.tree.nodes[leaf as usize].proven;
+        let leaf = tree.at(node);
+        let proven = leaf.proven();
         let played_out = proven == UNPROVEN;
         if played_out {
             let terminal = pos.is_terminal();
             let winner = pos.playout(&mut self.rng, &mut self.amaf, &mut self.rewards);
-            if terminal && self.config.solver {
-                self.tree.nodes[leaf as usize].proven = winner as u8;
+            if terminal && config.solver {
+                leaf.set_proven(winner as u8);
             }
         } else {
             self.rewards = [0.0; MAX_PLAYERS];
@@ -479,53 +630,45 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
 
         // 4. Backup: every edge of the path gets the reward of the player who chose it, and
         // every sibling whose move the playout made gets it in its RAVE statistics.
-        let nodes = &mut self.tree.nodes;
-        nodes[0].visits += 1;
         for w in self.path.windows(2) {
-            let child = &mut nodes[w[1].node as usize];
-            child.visits += 1;
-            child.value += self.rewards[w[0].mover as usize] as f64;
+            tree.at(w[1].node)
+                .add_value(self.rewards[w[0].mover as usize] as f64);
         }
-        if played_out && self.config.rave {
+        if played_out && config.rave {
             for step in &self.path {
-                let range = nodes[step.node as usize].children();
                 let reward = self.rewards[step.mover as usize];
                 // Branch-free (about half the siblings match, at random, so a branch would be
                 // mispredicted half the time): the match is read from a table.
-                for a in &mut self.tree.amaf[range] {
-                    let hit = MATCH[(self.amaf[a.key as usize] ^ step.tag) as usize];
-                    a.visits += hit;
-                    a.value += reward * hit;
-                    if a.visits >= AMAF_HALVING {
-                        a.visits *= 0.5;
-                        a.value *= 0.5;
-                    }
+                for a in tree.slots(tree.at(step.node).children()).1 {
+                    let hit = MATCH[(self.amaf[a.key()] ^ step.tag) as usize];
+                    a.add(hit, reward * hit);
                 }
             }
         }
 
         // 5. Proofs climb while they decide the parent.
-        if self.config.solver && self.tree.nodes[leaf as usize].proven != UNPROVEN {
-            self.propagate_proof();
+        if config.solver && tree.at(node).proven() != UNPROVEN {
+            self.propagate_proof(tree);
         }
     }
 
     /// After a leaf was proven: a parent is proven when a child wins for the parent's mover,
     /// or when every child is proven with the same winner.
-    fn propagate_proof(&mut self) {
-        let nodes = &mut self.tree.nodes;
+    fn propagate_proof(&self, tree: &Tree<M>) {
         for i in (0..self.path.len() - 1).rev() {
-            let (parent, mover) = (self.path[i].node as usize, self.path[i].mover);
-            let winner = nodes[self.path[i + 1].node as usize].proven;
-            if winner == UNPROVEN || nodes[parent].proven != UNPROVEN {
+            let (parent, mover) = (tree.at(self.path[i].node), self.path[i].mover);
+            let winner = tree.at(self.path[i + 1].node).proven();
+            if winner == UNPROVEN || parent.proven() != UNPROVEN {
                 break;
             }
             if winner == mover
-                || nodes[nodes[parent].children()]
+                || tree
+                    .slots(parent.children())
+                    .0
                     .iter()
-                    .all(|c| c.proven == winner)
+                    .all(|c| c.proven() == winner)
             {
-                nodes[parent].proven = winner;
+                parent.set_proven(winner);
             } else {
                 break;
             }
@@ -539,13 +682,13 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
     /// weight `β = m / (m + n + n m / k)` is, multiplied out, `(v (1 + m / k) + r) / (m + n +
     /// n m / k)`: one division a child instead of three. The priors count as `prior_visits`
     /// and `prior_rave_visits` virtual playouts of value `prior` in the two statistics.
-    fn select(&self, node: NodeId, mover: usize) -> NodeId {
-        let c = &self.config;
-        let parent = &self.tree.nodes[node as usize];
+    fn select(&self, mcts: &Mcts<M>, node: NodeId, mover: usize) -> NodeId {
+        let (tree, c) = (&mcts.tree, &mcts.config);
+        let parent = tree.at(node);
         let range = parent.children();
         let first = range.start;
         let explore = if c.exploration > 0.0 {
-            c.exploration * ((parent.visits as f32 + 1.0).ln()).sqrt()
+            c.exploration * ((parent.visits() as f32).ln()).sqrt()
         } else {
             0.0
         };
@@ -557,12 +700,14 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
         let rave = if c.rave { 1.0 } else { 0.0 };
         let mut best = (f32::NEG_INFINITY, first);
         let mut best_lost = (f32::NEG_INFINITY, first);
-        let amaf = &self.tree.amaf[range.clone()];
-        for (i, (child, a)) in self.tree.nodes[range].iter().zip(amaf).enumerate() {
-            let n = child.visits as f32 + c.prior_visits;
-            let v = child.value as f32 + c.prior_visits * child.prior;
-            let m = rave * (a.visits + c.prior_rave_visits);
-            let r = rave * (a.value + c.prior_rave_visits * child.prior);
+        let (children, amaf) = tree.slots(range);
+        for (i, (child, a)) in children.iter().zip(amaf).enumerate() {
+            let visits = child.visits() as f32;
+            let n = visits + c.prior_visits;
+            let prior = child.prior();
+            let v = child.value() as f32 + c.prior_visits * prior;
+            let m = rave * (a.visits() + c.prior_rave_visits);
+            let r = rave * (a.value() + c.prior_rave_visits * prior);
             let den = m + n + n * m * inv_k;
             let mut q = if den > 0.0 {
                 (v * (1.0 + m * inv_k) + r) / den
@@ -570,10 +715,11 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Mcts<M> {
                 c.first_play_urgency
             };
             if explore > 0.0 {
-                q += explore / (child.visits as f32 + 1.0).sqrt();
+                q += explore / (visits + 1.0).sqrt();
             }
-            if child.proven != UNPROVEN {
-                if child.proven as usize == mover {
+            let proven = child.proven();
+            if proven != UNPROVEN {
+                if proven as usize == mover {
                     return (first + i) as NodeId;
                 }
                 if q > best_lost.0 {

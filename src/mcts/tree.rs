@@ -1,5 +1,6 @@
-//! The search tree: nodes in one arena, the children of a node side by side, so that a
-//! selection scans one contiguous slice (as Fuego's `SgUctTree` lays them out).
+//! The search tree, shared by every thread of a search: nodes in one arena, the children of
+//! a node side by side, so that a selection scans one contiguous slice (as Fuego's
+//! `SgUctTree` lays them out).
 //!
 //! Statistics are kept per edge, in the child: `visits` and `value` are the playouts through
 //! the child and the sum of their rewards *for the player who chose the child* (the parent's
@@ -7,14 +8,150 @@
 //! of the child's move seen from the parent live in a second arena with the same indices,
 //! 12 bytes an entry: every playout updates them for every child of every node on its path,
 //! so they are kept small and dense.
+//!
+//! Lock-free sharing (after Enzenberger & Müller, "A Lock-free Multithreaded Monte-Carlo Tree
+//! Search Algorithm", 2009, the scheme of Fuego): every field is an atomic. A thread that
+//! expands a node first claims it ([`Tree::claim`]), reserves a block of the arena with one
+//! compare-and-swap ([`Tree::reserve`]), writes the children there, and only then publishes
+//! them with a release store of the parent's `first_child`; a reader that sees the children
+//! (acquire load) sees them whole. Visits are counted with atomic adds, and at the start of
+//! a descent (a virtual loss: the playout counts as a loss until its reward arrives);
+//! reward sums are added by compare-and-swap; the AMAF statistics are read and written
+//! without read-modify-write, so two threads may now and then lose one update, which Fuego
+//! measured as harmless and which costs nothing on one thread.
+
+use std::marker::PhantomData;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize};
+use std::sync::atomic::{Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
 
 /// The index of a node in the arena. The root is always node 0, so 0 also means "no
-/// children" in [`Node::first_child`].
+/// children" in a node's first child.
 pub type NodeId = u32;
 
 /// Not proven: the game-theoretic result below this node is unknown.
 pub const UNPROVEN: u8 = u8::MAX;
 
+pub use crate::moves::PackedMove;
+
+/// A node as it is stored. All zeros is a valid node (no move, no children, unvisited); the
+/// arena is allocated zeroed, so untouched pages cost no memory.
+#[derive(Default)]
+pub struct AtomicNode {
+    mv: AtomicU32,
+    /// First child in the arena; 0 while the node's children are not published.
+    first_child: AtomicU32,
+    /// Playouts through the node, the ones in flight included (virtual loss).
+    visits: AtomicU32,
+    /// Prior value of the move for the parent's mover, f32 bits.
+    prior: AtomicU32,
+    /// Sum of rewards, f64 bits: a root child can see tens of millions of playouts, past the
+    /// point where an f32 sum stops counting single rewards.
+    value: AtomicU64,
+    child_count: AtomicU16,
+    /// The winner with best play from here, or [`UNPROVEN`]; stored as its complement so
+    /// that a zeroed node is unproven.
+    not_proven: AtomicU8,
+    /// Some thread has taken the expansion of this node.
+    claimed: AtomicBool,
+}
+
+impl AtomicNode {
+    #[inline]
+    pub fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+    #[inline]
+    pub fn value(&self) -> f64 {
+        f64::from_bits(self.value.load(Relaxed))
+    }
+    #[inline]
+    pub fn prior(&self) -> f32 {
+        f32::from_bits(self.prior.load(Relaxed))
+    }
+    #[inline]
+    pub fn proven(&self) -> u8 {
+        !self.not_proven.load(Relaxed)
+    }
+    #[inline]
+    pub fn set_proven(&self, winner: u8) {
+        self.not_proven.store(!winner, Relaxed);
+    }
+    #[inline]
+    pub fn mv<M: PackedMove>(&self) -> M {
+        M::unpack(self.mv.load(Relaxed) as u16)
+    }
+    /// The published children (empty while there are none).
+    #[inline]
+    pub fn children(&self) -> Range<usize> {
+        let first = self.first_child.load(Acquire) as usize;
+        if first == 0 {
+            return 0..0;
+        }
+        first..first + self.child_count.load(Relaxed) as usize
+    }
+    #[inline]
+    pub fn is_expanded(&self) -> bool {
+        self.first_child.load(Acquire) != 0
+    }
+    /// Counts one more playout through the node; returns the count before.
+    #[inline]
+    pub fn add_visit(&self) -> u32 {
+        self.visits.fetch_add(1, Relaxed)
+    }
+    /// Adds a reward to the node's sum.
+    #[inline]
+    pub fn add_value(&self, reward: f64) {
+        let mut old = self.value.load(Relaxed);
+        loop {
+            let new = (f64::from_bits(old) + reward).to_bits();
+            match self.value.compare_exchange_weak(old, new, Relaxed, Relaxed) {
+                Ok(_) => return,
+                Err(seen) => old = seen,
+            }
+        }
+    }
+    /// A plain copy of the node's fields.
+    pub fn snapshot<M: PackedMove>(&self) -> Node<M> {
+        let children = self.children();
+        Node {
+            mv: self.mv(),
+            proven: self.proven(),
+            child_count: children.len() as u16,
+            first_child: children.start as NodeId,
+            visits: self.visits(),
+            prior: self.prior(),
+            value: self.value(),
+        }
+    }
+    /// Makes this (unpublished) slot a fresh node for `mv`.
+    fn init(&self, mv: u32, prior: f32) {
+        self.mv.store(mv, Relaxed);
+        self.first_child.store(0, Relaxed);
+        self.child_count.store(0, Relaxed);
+        self.visits.store(0, Relaxed);
+        self.prior.store(prior.to_bits(), Relaxed);
+        self.value.store(0, Relaxed);
+        self.not_proven.store(!UNPROVEN, Relaxed);
+        self.claimed.store(false, Relaxed);
+    }
+    /// Copies `other`'s statistics into this unpublished slot, with its children at `first`.
+    fn copy_from(&self, other: &AtomicNode, first: NodeId) {
+        self.init(other.mv.load(Relaxed), other.prior());
+        self.visits.store(other.visits(), Relaxed);
+        self.value.store(other.value.load(Relaxed), Relaxed);
+        self.not_proven
+            .store(other.not_proven.load(Relaxed), Relaxed);
+        if first != 0 {
+            self.child_count
+                .store(other.child_count.load(Relaxed), Relaxed);
+            self.first_child.store(first, Relaxed);
+            self.claimed.store(true, Relaxed);
+        }
+    }
+}
+
+/// A plain copy of a node, for reading the tree outside the search's hot loops.
 #[derive(Clone, Copy, Debug)]
 pub struct Node<M> {
     /// The move that leads from the parent to this node.
@@ -27,31 +164,15 @@ pub struct Node<M> {
     pub visits: u32,
     /// Prior value of the move for the parent's mover, in [0, 1] (0.5 when there is none).
     pub prior: f32,
-    /// Sum of rewards. f64: a root child can see tens of millions of playouts, past the
-    /// point where an f32 sum stops counting single rewards.
     pub value: f64,
 }
 
-impl<M: Copy + Default> Node<M> {
-    pub fn new(mv: M, prior: f32) -> Node<M> {
-        Node {
-            mv,
-            proven: UNPROVEN,
-            child_count: 0,
-            first_child: 0,
-            visits: 0,
-            prior,
-            value: 0.0,
-        }
-    }
-
-    #[inline]
+impl<M> Node<M> {
     pub fn is_expanded(&self) -> bool {
         self.first_child != 0
     }
 
-    #[inline]
-    pub fn children(&self) -> std::ops::Range<usize> {
+    pub fn children(&self) -> Range<usize> {
         let first = self.first_child as usize;
         first..first + self.child_count as usize
     }
@@ -66,109 +187,224 @@ impl<M: Copy + Default> Node<M> {
     }
 }
 
-/// The RAVE statistics of one edge.
-#[derive(Clone, Copy, Debug, Default)]
+/// The RAVE statistics of one edge. Playouts that made the move later, and the sum of their
+/// rewards, f32 bits: both are halved together past [`AMAF_HALVING`], which keeps the mean
+/// and keeps f32 sums exact enough (one reward moves a sum of 2^18 by at least 1/64 of an
+/// ulp's error); so many AMAF playouts weigh nearly nothing against the move's own anyway.
+#[derive(Default)]
 pub struct Amaf {
     /// The move's key in the position's AMAF table.
-    pub key: u32,
-    /// Playouts that made the move later, and the sum of their rewards. Both are halved
-    /// together past [`AMAF_HALVING`], which keeps the mean and keeps f32 sums exact enough
-    /// (one reward moves a sum of 2^18 by at least 1/64 of an ulp's error); so many AMAF
-    /// playouts weigh nearly nothing against the move's own anyway.
-    pub visits: f32,
-    pub value: f32,
+    key: AtomicU32,
+    visits: AtomicU32,
+    value: AtomicU32,
 }
 
-/// See [`Amaf::visits`].
+impl Amaf {
+    #[inline]
+    pub fn key(&self) -> usize {
+        self.key.load(Relaxed) as usize
+    }
+    #[inline]
+    pub fn visits(&self) -> f32 {
+        f32::from_bits(self.visits.load(Relaxed))
+    }
+    #[inline]
+    pub fn value(&self) -> f32 {
+        f32::from_bits(self.value.load(Relaxed))
+    }
+    /// Adds `visits` playouts of summed reward `value`, halving both past [`AMAF_HALVING`].
+    /// Not atomic as a whole: a concurrent update may be lost (see the module's notes).
+    #[inline]
+    pub fn add(&self, visits: f32, value: f32) {
+        let mut v = self.visits() + visits;
+        let mut r = self.value() + value;
+        if v >= AMAF_HALVING {
+            v *= 0.5;
+            r *= 0.5;
+        }
+        self.visits.store(v.to_bits(), Relaxed);
+        self.value.store(r.to_bits(), Relaxed);
+    }
+    fn init(&self, key: u32) {
+        self.key.store(key, Relaxed);
+        self.visits.store(0, Relaxed);
+        self.value.store(0, Relaxed);
+    }
+    fn copy_from(&self, other: &Amaf) {
+        self.key.store(other.key.load(Relaxed), Relaxed);
+        self.visits.store(other.visits.load(Relaxed), Relaxed);
+        self.value.store(other.value.load(Relaxed), Relaxed);
+    }
+}
+
+/// See [`Amaf`].
 pub const AMAF_HALVING: f32 = (1 << 18) as f32;
+
+/// The node arena and the AMAF arena beside it.
+type Arenas = (Box<[AtomicNode]>, Box<[Amaf]>);
 
 /// The arena: node 0 is the root.
 pub struct Tree<M> {
-    pub nodes: Vec<Node<M>>,
-    pub amaf: Vec<Amaf>,
-    /// The arena never grows past this many nodes; leaves are then no longer expanded.
-    capacity: usize,
-    /// Second arenas, reused when the tree is re-rooted.
-    spare_nodes: Vec<Node<M>>,
-    spare_amaf: Vec<Amaf>,
+    nodes: Box<[AtomicNode]>,
+    amaf: Box<[Amaf]>,
+    /// Slots in use; the arena never grows past its capacity, leaves are then no longer
+    /// expanded.
+    len: AtomicUsize,
+    /// The arenas of before the last re-rooting, reused by the next one: their pages are
+    /// already in memory (a fresh arena costs a page fault every 128 nodes).
+    spare: Option<Arenas>,
+    _move: PhantomData<M>,
 }
 
 /// Bytes one node takes in both arenas.
-pub const fn node_bytes<M>() -> usize {
-    std::mem::size_of::<Node<M>>() + std::mem::size_of::<Amaf>()
+pub const fn node_bytes() -> usize {
+    std::mem::size_of::<AtomicNode>() + std::mem::size_of::<Amaf>()
 }
 
-impl<M: Copy + Default + Eq> Tree<M> {
+/// `len` values of an all-atomic type, zeroed by the allocator (lazily, page by page).
+///
+/// Contract (the callers'): `T` is valid when all its bytes are zero, as structs of atomics
+/// are.
+fn zeroed<T>(len: usize) -> Box<[T]> {
+    // SAFETY: `T` is AtomicNode or Amaf, structs of integer atomics, which have the same
+    // in-memory representation as the integers and are valid at zero.
+    unsafe { Box::<[T]>::new_zeroed_slice(len).assume_init() }
+}
+
+impl<M: PackedMove> Tree<M> {
+    /// A tree with only a root, with room for `capacity` nodes (at least 2), which take
+    /// memory only as they are used.
     pub fn new(capacity: usize) -> Tree<M> {
-        Tree {
-            nodes: vec![Node::new(M::default(), 0.5)],
-            amaf: vec![Amaf::default()],
-            capacity: capacity.max(2),
-            spare_nodes: Vec::new(),
-            spare_amaf: Vec::new(),
-        }
+        let capacity = capacity.max(2);
+        let tree = Tree {
+            nodes: zeroed(capacity),
+            amaf: zeroed(capacity),
+            len: AtomicUsize::new(1),
+            spare: None,
+            _move: PhantomData,
+        };
+        tree.nodes[0].init(M::default().pack() as u32, 0.5);
+        tree
     }
 
     /// Forgets everything but an empty root.
     pub fn clear(&mut self) {
-        self.nodes.truncate(1);
-        self.nodes[0] = Node::new(M::default(), 0.5);
-        self.amaf.truncate(1);
+        self.nodes[0].init(M::default().pack() as u32, 0.5);
+        self.amaf[0].init(0);
+        *self.len.get_mut() = 1;
     }
 
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.len.load(Relaxed)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.len() == 0
     }
 
-    pub fn root(&self) -> &Node<M> {
-        &self.nodes[0]
+    pub fn capacity(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The stored node `id`, for the search's hot loops.
+    #[inline]
+    pub fn at(&self, id: NodeId) -> &AtomicNode {
+        &self.nodes[id as usize]
+    }
+
+    /// A copy of node `id`.
+    pub fn get(&self, id: NodeId) -> Node<M> {
+        self.nodes[id as usize].snapshot()
+    }
+
+    pub fn root(&self) -> Node<M> {
+        self.get(0)
+    }
+
+    /// The stored nodes and AMAF statistics of a range of the arena (a node's children).
+    #[inline]
+    pub fn slots(&self, range: Range<usize>) -> (&[AtomicNode], &[Amaf]) {
+        (&self.nodes[range.clone()], &self.amaf[range])
     }
 
     /// Whether `count` more nodes fit.
     pub fn has_room(&self, count: usize) -> bool {
-        self.nodes.len() + count <= self.capacity
+        self.len() + count <= self.capacity()
+    }
+
+    /// Takes the expansion of `node` for the calling thread: true for exactly one caller
+    /// between two clears of the node.
+    #[inline]
+    pub fn claim(&self, node: NodeId) -> bool {
+        !self.nodes[node as usize].claimed.swap(true, Relaxed)
+    }
+
+    /// Reserves `count` consecutive slots and returns the first, or `None` when they do not
+    /// fit.
+    pub fn reserve(&self, count: usize) -> Option<NodeId> {
+        let mut len = self.len.load(Relaxed);
+        loop {
+            if len + count > self.capacity() {
+                return None;
+            }
+            match self
+                .len
+                .compare_exchange_weak(len, len + count, Relaxed, Relaxed)
+            {
+                Ok(_) => return Some(len as NodeId),
+                Err(seen) => len = seen,
+            }
+        }
+    }
+
+    /// Writes a fresh node for `mv` into a reserved slot. Contract: `slot` came from
+    /// [`Tree::reserve`] and is not published yet.
+    pub fn init_child(&self, slot: NodeId, mv: M, key: usize, prior: f32) {
+        self.nodes[slot as usize].init(mv.pack() as u32, prior);
+        self.amaf[slot as usize].init(key as u32);
+    }
+
+    /// Makes the `count` slots from `first` the children of `parent`, for every thread at
+    /// once. Contract: the slots are written ([`Tree::init_child`]); the caller claimed the
+    /// parent.
+    pub fn publish(&self, parent: NodeId, first: NodeId, count: usize) {
+        let p = &self.nodes[parent as usize];
+        p.child_count.store(count as u16, Relaxed);
+        p.first_child.store(first, Release);
     }
 
     /// Gives `parent` one child for each move, with its AMAF key and prior (0.5 where
-    /// `priors` is short). Contract: the parent is not expanded, `moves` is not empty and
-    /// fits ([`Tree::has_room`]).
+    /// `priors` is short); false when they do not fit. Contract: the caller claimed the
+    /// parent, which is not expanded; `moves` is not empty.
     pub fn expand(
-        &mut self,
+        &self,
         parent: NodeId,
         moves: &[M],
         key: impl Fn(M) -> usize,
         priors: &[f32],
-    ) {
-        debug_assert!(!self.nodes[parent as usize].is_expanded() && !moves.is_empty());
-        let first = self.nodes.len() as NodeId;
+    ) -> bool {
+        let Some(first) = self.reserve(moves.len()) else {
+            return false;
+        };
         for (i, &mv) in moves.iter().enumerate() {
             let prior = priors.get(i).copied().unwrap_or(0.5);
-            self.nodes.push(Node::new(mv, prior));
-            self.amaf.push(Amaf {
-                key: key(mv) as u32,
-                ..Amaf::default()
-            });
+            self.init_child(first + i as NodeId, mv, key(mv), prior);
         }
-        let p = &mut self.nodes[parent as usize];
-        p.first_child = first;
-        p.child_count = moves.len() as u16;
+        self.publish(parent, first, moves.len());
+        true
     }
 
     /// The child of `parent` reached by `mv`, if the parent is expanded.
     pub fn child(&self, parent: NodeId, mv: M) -> Option<NodeId> {
         self.nodes[parent as usize]
             .children()
-            .find(|&c| self.nodes[c].mv == mv)
+            .find(|&c| self.nodes[c].mv::<M>() == mv)
             .map(|c| c as NodeId)
     }
 
     /// Makes the subtree below the node reached from the root by `moves` the whole tree
     /// (tree reuse between turns). Returns false, with the tree cleared, when that node is
-    /// not in the tree.
+    /// not in the tree. The subtree moves to the spare arenas, which become the tree's.
     pub fn reroot(&mut self, moves: &[M]) -> bool {
         let mut node = 0;
         for &mv in moves {
@@ -183,28 +419,28 @@ impl<M: Copy + Default + Eq> Tree<M> {
         if node == 0 {
             return true;
         }
-        // Breadth-first copy into the spare arenas: every node's children stay side by side.
-        let mut nodes = std::mem::take(&mut self.spare_nodes);
-        let mut amaf = std::mem::take(&mut self.spare_amaf);
-        nodes.clear();
-        amaf.clear();
-        nodes.push(self.nodes[node as usize]);
-        amaf.push(self.amaf[node as usize]);
+        // Breadth-first copy: every node's children stay side by side.
+        let capacity = self.capacity();
+        let (nodes, amaf) = self
+            .spare
+            .take()
+            .unwrap_or_else(|| (zeroed(capacity), zeroed(capacity)));
+        // The node at place i of the queue goes to slot i.
+        let mut queue: Vec<NodeId> = vec![node];
         let mut next = 0;
-        while next < nodes.len() {
-            let old = nodes[next];
-            if old.is_expanded() {
-                let first = nodes.len() as NodeId;
-                nodes.extend_from_slice(&self.nodes[old.children()]);
-                amaf.extend_from_slice(&self.amaf[old.children()]);
-                nodes[next].first_child = first;
-            }
+        while next < queue.len() {
+            let old = queue[next] as usize;
+            let children = self.nodes[old].children();
+            let first = if children.is_empty() { 0 } else { queue.len() };
+            nodes[next].copy_from(&self.nodes[old], first as NodeId);
+            amaf[next].copy_from(&self.amaf[old]);
+            queue.extend(children.map(|c| c as NodeId));
             next += 1;
         }
-        self.spare_nodes = std::mem::replace(&mut self.nodes, nodes);
-        self.spare_amaf = std::mem::replace(&mut self.amaf, amaf);
-        self.spare_nodes.clear();
-        self.spare_amaf.clear();
+        let old_nodes = std::mem::replace(&mut self.nodes, nodes);
+        let old_amaf = std::mem::replace(&mut self.amaf, amaf);
+        self.spare = Some((old_nodes, old_amaf));
+        *self.len.get_mut() = queue.len();
         true
     }
 }
@@ -220,27 +456,32 @@ mod tests {
     #[test]
     fn reroot_keeps_the_subtree_and_its_statistics() {
         let mut t: Tree<u16> = Tree::new(100);
-        t.expand(0, &[1, 2, 3], key, &[]);
+        assert!(t.claim(0) && !t.claim(0), "one expansion a node");
+        assert!(t.expand(0, &[1, 2, 3], key, &[]));
         let two = t.child(0, 2).unwrap();
-        t.nodes[two as usize].visits = 7;
-        t.expand(two, &[5, 6], key, &[0.25, 0.75]);
+        t.at(two).visits.store(7, Relaxed);
+        assert!(t.expand(two, &[5, 6], key, &[0.25, 0.75]));
         let six = t.child(two, 6).unwrap();
-        t.nodes[six as usize].visits = 3;
-        t.amaf[six as usize].visits = 11.0;
-        t.expand(six, &[9], key, &[]);
+        t.at(six).visits.store(3, Relaxed);
+        t.at(six).set_proven(1);
+        t.amaf[six as usize].add(11.0, 4.0);
+        assert!(t.expand(six, &[9], key, &[]));
         assert!(t.reroot(&[2]));
         assert_eq!(t.len(), 4);
-        assert_eq!(t.amaf.len(), 4);
         assert_eq!(t.root().visits, 7);
+        assert!(!t.claim(0), "an expanded node stays claimed");
         let six = t.child(0, 6).unwrap();
-        assert_eq!(t.nodes[six as usize].visits, 3);
-        assert_eq!(t.nodes[six as usize].prior, 0.75);
-        assert_eq!(t.amaf[six as usize].visits, 11.0);
-        assert_eq!(t.amaf[six as usize].key, 6);
+        let node = t.get(six);
+        assert_eq!((node.visits, node.prior, node.proven), (3, 0.75, 1));
+        assert_eq!(t.amaf[six as usize].visits(), 11.0);
+        assert_eq!(t.amaf[six as usize].value(), 4.0);
+        assert_eq!(t.amaf[six as usize].key(), 6);
+        assert_eq!(t.get(t.child(0, 5).unwrap()).proven, UNPROVEN);
         assert!(t.child(six, 9).is_some());
         assert!(!t.reroot(&[4]), "a move not in the tree clears it");
         assert_eq!(t.len(), 1);
         assert!(!t.root().is_expanded());
+        assert!(t.claim(0), "a cleared root can be expanded again");
     }
 
     #[test]
@@ -248,5 +489,37 @@ mod tests {
         let t: Tree<u16> = Tree::new(3);
         assert!(t.has_room(2));
         assert!(!t.has_room(3));
+        assert!(!t.expand(0, &[1, 2, 3], key, &[]));
+        assert!(t.expand(0, &[1, 2], key, &[]));
+        assert_eq!(t.len(), 3);
+    }
+
+    #[test]
+    fn amaf_halves_past_its_limit() {
+        let a = Amaf::default();
+        a.add(AMAF_HALVING - 1.0, 10.0);
+        a.add(1.0, 2.0);
+        assert_eq!((a.visits(), a.value()), (AMAF_HALVING / 2.0, 6.0));
+    }
+
+    #[test]
+    fn threads_expand_and_count_without_loss() {
+        let t: Tree<u16> = Tree::new(10_000);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..1000 {
+                        t.at(0).add_visit();
+                        t.at(0).add_value(0.5);
+                    }
+                    if t.claim(0) {
+                        assert!(t.expand(0, &[1, 2, 3], key, &[]));
+                    }
+                });
+            }
+        });
+        assert_eq!(t.root().visits, 4000);
+        assert_eq!(t.root().value, 2000.0);
+        assert_eq!(t.len(), 4, "the root was expanded once");
     }
 }

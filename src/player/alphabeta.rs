@@ -20,6 +20,8 @@ pub struct SearchOptions {
     pub depth: Option<usize>,
     pub nodes: Option<u64>,
     pub features: Features,
+    /// Threads searching (lazy SMP: one shared table); at least 1.
+    pub threads: usize,
 }
 
 impl Default for SearchOptions {
@@ -29,6 +31,7 @@ impl Default for SearchOptions {
             depth: None,
             nodes: None,
             features: Features::default(),
+            threads: 1,
         }
     }
 }
@@ -36,6 +39,13 @@ impl Default for SearchOptions {
 pub struct AlphaBetaPlayer {
     options: SearchOptions,
     searcher: Searcher<Cell>,
+    /// The other threads of a lazy SMP search (Stockfish's scheme since 2015): each searches
+    /// the same position with the shared table and killers and history of its own, every
+    /// other one a ply deeper; what they store speeds up the main search, whose result is
+    /// played.
+    helpers: Vec<Searcher<Cell>>,
+    /// Ends the helpers' searches when the main one ends.
+    helpers_stop: Stop,
 }
 
 impl AlphaBetaPlayer {
@@ -43,11 +53,25 @@ impl AlphaBetaPlayer {
     pub fn new(options: SearchOptions, stop: Stop) -> AlphaBetaPlayer {
         let mut searcher = Searcher::new(options.hash_mb, options.features);
         searcher.set_stop(stop);
-        AlphaBetaPlayer { options, searcher }
+        let helpers_stop = Stop::new();
+        let helpers = (1..options.threads.max(1))
+            .map(|i| {
+                let mut helper = searcher.helper(1 + i % 2);
+                helper.set_stop(helpers_stop.clone());
+                helper
+            })
+            .collect();
+        AlphaBetaPlayer {
+            options,
+            searcher,
+            helpers,
+            helpers_stop,
+        }
     }
 
     pub fn new_game(&mut self) {
         self.searcher.clear();
+        self.helpers.iter_mut().for_each(Searcher::clear);
     }
 
     /// Contract: the game is not over and is at a turn boundary; it is unchanged on return.
@@ -61,14 +85,24 @@ impl AlphaBetaPlayer {
         let k = game.players();
         // The board names the PV's cells in the log; copied only when the log is on.
         let board = log::log_enabled!(log::Level::Info).then(|| game.board().clone());
-        let best = {
+        let mut copies: Vec<Game> = self.helpers.iter().map(|_| game.clone()).collect();
+        let (searcher, helpers_stop) = (&mut self.searcher, &self.helpers_stop);
+        helpers_stop.lower();
+        let best = std::thread::scope(|scope| {
+            for (helper, copy) in self.helpers.iter_mut().zip(&mut copies) {
+                scope.spawn(move || {
+                    helper.search(&mut OmegaPosition::new(copy), start, limits, |_| {});
+                });
+            }
             let mut pos = OmegaPosition::new(&mut *game);
-            self.searcher.search(&mut pos, start, limits, |it| {
+            let best = searcher.search(&mut pos, start, limits, |it| {
                 if let Some(board) = &board {
                     log_iteration(board, it);
                 }
-            })
-        };
+            });
+            helpers_stop.raise();
+            best
+        });
         let mut turn: Vec<Cell> = best.map(|b| b.pv).unwrap_or_default();
         turn.truncate(k);
         // A search stopped before its first iteration, or a PV cut short by the table:

@@ -1,24 +1,31 @@
-//! More threads for the tree search by root parallelism (Chaslot, Winands & van den Herik,
-//! "Parallel Monte-Carlo Tree Search", 2008): every extra thread searches a tree of its own
-//! from the same position with its own random numbers, and the turn is read off the visits
-//! summed over all the trees. The trees share nothing while they search, so the playouts
-//! scale with the cores, and each tree is as reproducible under a playout limit as a single
-//! one. Chaslot et al. found it as strong as tree parallelism with virtual loss at the
-//! thread counts of a desktop machine.
+//! The threads of the tree search beyond the first, in one of two ways (`--set
+//! parallel=root|tree`):
+//! - root parallelism (Chaslot, Winands & van den Herik, "Parallel Monte-Carlo Tree Search",
+//!   2008), the default: every extra thread searches a tree of its own from the same
+//!   position with its own random numbers, and the turn is read off the visits summed over
+//!   all the trees. The trees share nothing while they search, so the playouts scale with
+//!   the cores (1.8x-1.9x with two threads here), and each tree is as reproducible under a
+//!   playout limit as a single one.
+//! - tree parallelism with virtual loss ([`Mcts::search_threads`]): all threads search the
+//!   one tree. Its nodes are shared cache lines, and RAVE updates every sibling on a
+//!   playout's path, so with playouts of a few microseconds the cores spend much of their
+//!   time passing those lines back and forth: 1.4x-1.5x the playouts of one thread on the
+//!   2-core machine. See the README for the match between the two.
 
 use crate::board::Cell;
-use crate::game::Game;
-use crate::mcts::{Mcts, MctsConfig, MctsLimits, NodeId, UNPROVEN};
-use crate::playout::{OmegaTree, PlayoutConfig, Scratch};
+use crate::mcts::{Mcts, MctsConfig, MctsLimits, NodeId, Progress, UNPROVEN};
+use crate::playout::{OmegaTree, Scratch};
 use crate::stop::Stop;
+use std::time::Duration;
 
-/// One extra thread's tree and buffers.
+/// One extra thread's tree (root parallelism) and playout buffers (both ways).
 pub struct Helper {
-    mcts: Mcts<Cell>,
-    scratch: Scratch,
+    pub mcts: Mcts<Cell>,
+    pub scratch: Scratch,
 }
 
 impl Helper {
+    /// Its searches end when `stop` is raised.
     pub fn new(config: MctsConfig, seed: u64, stop: Stop) -> Helper {
         let mut mcts = Mcts::new(config, seed);
         mcts.set_stop(stop);
@@ -27,39 +34,49 @@ impl Helper {
             scratch: Scratch::default(),
         }
     }
+}
 
-    pub fn tree(&self) -> &Mcts<Cell> {
-        &self.mcts
-    }
-
-    pub fn clear(&mut self) {
-        self.mcts.clear();
-    }
-
-    /// Moves the root along `moves` (see [`Mcts::advance`]), or clears the tree.
-    pub fn advance(&mut self, moves: &[Cell]) {
-        if !self.mcts.advance(moves) {
-            self.mcts.clear();
+/// Root parallelism: `main` searches `positions[0]` on this thread (reporting as
+/// [`Mcts::search`] does) while each of `trees` searches the next position on a thread of
+/// its own, reseeded from `seed`. Returns the main search's last snapshot and the other
+/// threads' playouts. Under a playout limit each thread makes its own playouts
+/// (reproducible); on the clock, or when stopped, all end with the main one (`stop` is
+/// raised then: the trees' own stop signal).
+///
+/// Contract: one position for `main` and one for each tree, every tree's root the position.
+pub fn root_parallel(
+    main: &mut Mcts<Cell>,
+    trees: Vec<&mut Mcts<Cell>>,
+    positions: &mut [OmegaTree],
+    limits: MctsLimits,
+    seed: u64,
+    stop: &Stop,
+    (every, report): (Duration, impl FnMut(&Mcts<Cell>, &Progress<Cell>)),
+) -> (Option<Progress<Cell>>, u64) {
+    let Some((first, others)) = positions.split_first_mut() else {
+        return (None, 0);
+    };
+    stop.lower();
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = trees
+            .into_iter()
+            .zip(others)
+            .enumerate()
+            .map(|(i, (tree, position))| {
+                tree.reseed(crate::game::mix64(seed ^ (i as u64 + 1)));
+                scope.spawn(move || {
+                    tree.search(position, limits, None, |_, _| {})
+                        .map_or(0, |p| p.playouts)
+                })
+            })
+            .collect();
+        let last = main.search(first, limits, Some(every), report);
+        if limits.playouts.is_none() || main.is_stopped() {
+            stop.raise();
         }
-    }
-
-    /// Searches `game` until the limits and returns the playouts made. Contract: the tree's
-    /// root is `game`.
-    pub fn search(
-        &mut self,
-        game: &mut Game,
-        limits: MctsLimits,
-        config: PlayoutConfig,
-        seed: u64,
-    ) -> u64 {
-        if !self.scratch.fits(game) {
-            self.scratch = Scratch::new(game);
-        }
-        self.mcts.reseed(seed);
-        let mut tree = OmegaTree::new(game, &mut self.scratch, config);
-        let last = self.mcts.search(&mut tree, limits, None, |_, _| {});
-        last.map_or(0, |p| p.playouts)
-    }
+        let others = threads.into_iter().map(|t| t.join().unwrap_or(0)).sum();
+        (last, others)
+    })
 }
 
 /// The line from the common root by the most playouts summed over `trees`, at most
@@ -72,11 +89,10 @@ pub fn merged_line(trees: &[&Mcts<Cell>], max_len: usize) -> Vec<Cell> {
     while line.len() < max_len {
         let proven = trees.iter().zip(&at).find_map(|(t, &n)| {
             let n = n?;
-            let nodes = &t.tree().nodes;
-            (nodes[n as usize].proven != UNPROVEN)
+            (t.tree().at(n).proven() != UNPROVEN)
                 .then(|| t.best_child(n))
                 .flatten()
-                .map(|c| nodes[c as usize].mv)
+                .map(|c| t.tree().at(c).mv())
         });
         let mv = match proven {
             Some(mv) => Some(mv),
@@ -98,8 +114,8 @@ fn most_visited(trees: &[&Mcts<Cell>], at: &[Option<NodeId>]) -> Option<Cell> {
     let mut tally: Vec<(Cell, u64)> = Vec::new();
     for (t, n) in trees.iter().zip(at) {
         let Some(n) = *n else { continue };
-        let nodes = &t.tree().nodes;
-        for child in &nodes[nodes[n as usize].children()] {
+        for c in t.tree().at(n).children() {
+            let child = t.tree().get(c as NodeId);
             if child.visits == 0 || child.proven != UNPROVEN {
                 continue;
             }
@@ -119,7 +135,7 @@ fn most_visited(trees: &[&Mcts<Cell>], at: &[Option<NodeId>]) -> Option<Cell> {
     best.map(|(mv, _)| mv).or_else(|| {
         trees.iter().zip(at).find_map(|(t, &n)| {
             let c = t.best_child(n?)?;
-            Some(t.tree().nodes[c as usize].mv)
+            Some(t.tree().at(c).mv())
         })
     })
 }

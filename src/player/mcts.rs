@@ -2,7 +2,7 @@
 //! (UCT + RAVE with uniformly random playouts, plus only MCTS-Solver proofs and tree reuse:
 //! the baseline kept for ever as the in-house stand-in for a plain public Monte-Carlo engine).
 
-use super::helpers::{merged_line, Helper};
+use super::helpers::{merged_line, root_parallel, Helper};
 use super::{Analysis, Candidate, Watch};
 use crate::board::{Board, Cell};
 use crate::game::{mix64, Game};
@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// Bytes a tree node takes, to turn `--tree-mb` into a node count.
-const NODE_BYTES: usize = crate::mcts::node_bytes::<Cell>();
+const NODE_BYTES: usize = crate::mcts::node_bytes();
 /// Playouts of a continuation search, when the main search did not reach the end of the turn
 /// (it also stops at the move's maximum time, but never before `mcts::MIN_PLAYOUTS`).
 const CONTINUATION_PLAYOUTS: u64 = 256;
@@ -45,10 +45,13 @@ const STOP_POLL: Duration = Duration::from_millis(5);
 pub struct MctsOptions {
     /// Stop after this many playouts, ignoring the clock: reproducible with `--seed`.
     pub playouts: Option<u64>,
-    /// Memory for the trees of all threads together, in MiB.
+    /// Memory for the search trees of all threads together, in MiB.
     pub tree_mb: usize,
-    /// Threads searching (root parallelism, see `helpers.rs`); at least 1.
+    /// Threads searching (see `helpers.rs`); at least 1.
     pub threads: usize,
+    /// The threads search one tree (tree parallelism with virtual loss) instead of a tree
+    /// each (root parallelism).
+    pub tree_parallel: bool,
     pub search: MctsConfig,
     pub playout: PlayoutConfig,
     /// With this many stones or fewer left to the end of the game, an exact alpha-beta
@@ -63,6 +66,7 @@ impl MctsOptions {
             playouts: None,
             tree_mb: 512,
             threads: 1,
+            tree_parallel: false,
             search: MctsConfig::default(),
             playout: PlayoutConfig::default(),
             exact_plies: 0,
@@ -116,6 +120,13 @@ impl MctsOptions {
             "score_scale" => p.score_scale = number()?.max(1e-3),
             "prior_scale" => p.prior_scale = number()?.max(0.0),
             "threads" => self.threads = number()?.clamp(1.0, 256.0) as usize,
+            "parallel" => {
+                self.tree_parallel = match value {
+                    "tree" => true,
+                    "root" => false,
+                    _ => return Err(format!("parallel: '{value}' is not root or tree")),
+                }
+            }
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
@@ -153,10 +164,10 @@ pub struct MctsPlayer {
     /// The exact endgame search, made at its first use.
     exact: Option<Searcher<Cell>>,
     stop: Stop,
-    /// The trees of the threads beyond the first.
+    /// The threads beyond the first: their trees (root parallelism) and buffers.
     helpers: Vec<Helper>,
-    /// Ends the other threads' searches: raised when this thread's search ends (by its
-    /// limits, a proof or the stop signal), so that all end together.
+    /// Ends the helpers' searches (root parallelism): raised when this thread's search ends
+    /// (by its limits, a proof or the stop signal), so that all end together.
     helpers_stop: Stop,
 }
 
@@ -164,12 +175,25 @@ impl MctsPlayer {
     /// `stop` ends searches early when raised (see [`crate::stop`]).
     pub fn new(mut options: MctsOptions, seed: u64, stop: Stop) -> MctsPlayer {
         options.threads = options.threads.max(1);
-        options.search.max_nodes = (options.tree_mb << 20) / NODE_BYTES / options.threads;
+        let trees = if options.tree_parallel {
+            1
+        } else {
+            options.threads
+        };
+        options.search.max_nodes = (options.tree_mb << 20) / NODE_BYTES / trees;
         let mut mcts = Mcts::new(options.search, seed);
         mcts.set_stop(stop.clone());
         let helpers_stop = Stop::new();
+        let helper_config = MctsConfig {
+            max_nodes: if options.tree_parallel {
+                2
+            } else {
+                options.search.max_nodes
+            },
+            ..options.search
+        };
         let helpers = (1..options.threads as u64)
-            .map(|i| Helper::new(options.search, mix64(seed ^ i), helpers_stop.clone()))
+            .map(|i| Helper::new(helper_config, mix64(seed ^ i), helpers_stop.clone()))
             .collect();
         MctsPlayer {
             options,
@@ -187,7 +211,7 @@ impl MctsPlayer {
 
     pub fn new_game(&mut self) {
         self.mcts.clear();
-        self.helpers.iter_mut().for_each(Helper::clear);
+        self.helpers.iter_mut().for_each(|h| h.mcts.clear());
         self.root_history.clear();
         if let Some(exact) = self.exact.as_mut() {
             exact.clear();
@@ -274,6 +298,9 @@ impl MctsPlayer {
     fn prepare(&mut self, game: &Game) {
         if !self.scratch.fits(game) {
             self.scratch = Scratch::new(game);
+            for helper in &mut self.helpers {
+                helper.scratch = Scratch::new(game);
+            }
             self.new_game();
         }
         self.move_root(game);
@@ -323,13 +350,11 @@ impl MctsPlayer {
         let history = game.stone_history();
         let later = history.starts_with(&self.root_history);
         let played = &history[self.root_history.len().min(history.len())..];
-        if !(later && self.mcts.advance(played)) {
-            self.mcts.clear();
-        }
-        for helper in &mut self.helpers {
-            match later {
-                true => helper.advance(played),
-                false => helper.clear(),
+        let trees =
+            std::iter::once(&mut self.mcts).chain(self.helpers.iter_mut().map(|h| &mut h.mcts));
+        for mcts in trees {
+            if !(later && mcts.advance(played)) {
+                mcts.clear();
             }
         }
         self.root_history = history;
@@ -338,11 +363,11 @@ impl MctsPlayer {
     /// The line to play from the root, at most `max_len` stones: the most visited, over all
     /// the threads' trees.
     fn line(&self, max_len: usize) -> Vec<Cell> {
-        if self.helpers.is_empty() {
+        if self.helpers.is_empty() || self.options.tree_parallel {
             return self.mcts.principal_variation(max_len);
         }
         let trees: Vec<&Mcts<Cell>> = std::iter::once(&self.mcts)
-            .chain(self.helpers.iter().map(Helper::tree))
+            .chain(self.helpers.iter().map(|h| &h.mcts))
             .collect();
         merged_line(&trees, max_len)
     }
@@ -372,46 +397,47 @@ impl MctsPlayer {
         let mut rng = FastRng::new(mix64(self.seed ^ game.hash()));
         self.scratch.decay_mast(MAST_DECAY);
         let playout = self.options.playout;
-        // The other threads search their own trees (same limits, own random numbers) while
-        // this one searches and reports.
-        let helpers = &mut self.helpers;
-        let positions: Vec<Game> = helpers.iter().map(|_| game.clone()).collect();
-        let mut tree = OmegaTree::new(game, &mut self.scratch, playout);
+        // The other threads search, each from a copy of the position with buffers of its
+        // own, while this one searches, watches the clock and reports.
+        let mut copies: Vec<Game> = self.helpers.iter().map(|_| game.clone()).collect();
+        let mut positions = vec![OmegaTree::new(game, &mut self.scratch, playout)];
+        let mut trees = Vec::new();
+        for (copy, helper) in copies.iter_mut().zip(&mut self.helpers) {
+            helper.scratch.decay_mast(MAST_DECAY);
+            positions.push(OmegaTree::new(copy, &mut helper.scratch, playout));
+            trees.push(&mut helper.mcts);
+        }
         let analysis_state = &mut self.analysis_state;
-        let mcts = &mut self.mcts;
-        let helpers_stop = &self.helpers_stop;
-        helpers_stop.lower();
-        let (last, helper_playouts) = std::thread::scope(|scope| {
-            let threads: Vec<_> = helpers
-                .iter_mut()
-                .zip(positions)
-                .enumerate()
-                .map(|(i, (helper, mut position))| {
-                    let seed = mix64(seed ^ (i as u64 + 1));
-                    scope.spawn(move || helper.search(&mut position, limits, playout, seed))
-                })
-                .collect();
-            let last = mcts.search(&mut tree, limits, Some(every), |mcts, p| {
-                if let Some(board) = &board {
-                    log_progress(board, p);
-                }
-                if let (Some(w), Some(root)) = (watch.as_deref_mut(), &root) {
-                    (w.emit)(&analysis(mcts, root, analysis_state, &mut rng));
-                    w.next = p.elapsed + w.every;
-                }
-            });
-            // Under a playout limit each thread makes its own playouts (reproducible); on
-            // the clock, or when stopped, all end with this one.
-            if limits.playouts.is_none() || mcts.is_stopped() {
-                helpers_stop.raise();
+        let report = |mcts: &Mcts<Cell>, p: &Progress<Cell>| {
+            if let Some(board) = &board {
+                log_progress(board, p);
             }
-            let others: u64 = threads.into_iter().map(|t| t.join().unwrap_or(0)).sum();
-            (last, others)
-        });
+            if let (Some(w), Some(root)) = (watch.as_deref_mut(), &root) {
+                (w.emit)(&analysis(mcts, root, analysis_state, &mut rng));
+                w.next = p.elapsed + w.every;
+            }
+        };
+        let (last, others) = if self.options.tree_parallel {
+            let last = self
+                .mcts
+                .search_threads(&mut positions, limits, Some(every), report);
+            (last, 0)
+        } else {
+            let stop = &self.helpers_stop;
+            root_parallel(
+                &mut self.mcts,
+                trees,
+                &mut positions,
+                limits,
+                seed,
+                stop,
+                (every, report),
+            )
+        };
         if let (Some(board), Some(p)) = (&board, &last) {
             log_progress(board, p);
             if !self.helpers.is_empty() {
-                let all = p.playouts + helper_playouts;
+                let all = p.playouts + others;
                 let secs = p.elapsed.as_secs_f64().max(1e-9);
                 log::info!(
                     "info threads {} playouts {all} pps {:.0}",
@@ -452,22 +478,26 @@ fn analysis(
     }
     let k = game.players();
     let mover = game.to_move().index();
-    let nodes = &mcts.tree().nodes;
+    let tree = mcts.tree();
     let mut candidates = Vec::new();
-    for first in nodes[0].children().filter(|&c| nodes[c].visits > 0) {
-        let mut node = first as NodeId;
-        let mut turn = vec![nodes[first].mv];
+    for first in tree.root().children() {
+        let first = first as NodeId;
+        if tree.at(first).visits() == 0 {
+            continue;
+        }
+        let mut node = first;
+        let mut turn = vec![tree.at(first).mv()];
         while turn.len() < k {
             let Some(c) = mcts.best_child(node) else {
                 break;
             };
-            turn.push(nodes[c as usize].mv);
+            turn.push(tree.at(c).mv());
             node = c;
         }
         if turn.len() < k {
             continue;
         }
-        let end = &nodes[node as usize];
+        let end = tree.get(node);
         let winrate = match end.proven {
             UNPROVEN => end.mean(),
             w if w as usize == mover => 1.0,
@@ -501,7 +531,7 @@ fn analysis(
         }
     }
     Analysis {
-        visits: nodes[0].visits,
+        visits: tree.root().visits,
         candidates,
     }
 }

@@ -108,11 +108,15 @@ pub struct PlayerOptions {
 impl PlayerOptions {
     /// The default options of `kind`.
     pub fn for_player(kind: PlayerKind) -> PlayerOptions {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         PlayerOptions {
             seed: 0,
-            alphabeta: SearchOptions::default(),
+            alphabeta: SearchOptions {
+                threads,
+                ..SearchOptions::default()
+            },
             mcts: MctsOptions {
-                threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+                threads,
                 ..match kind {
                     PlayerKind::MctsPlain => MctsOptions::plain(),
                     _ => MctsOptions::strong(),

@@ -6,9 +6,10 @@ use super::tt::{Bound, Entry};
 use super::{
     Position, Searcher, Value, ASPIRATION_WINDOW, CLOCK_CHECK_NODES, INFINITY, MAX_PLY, WIN,
 };
+use crate::moves::PackedMove;
 use crate::stop::Stop;
 
-impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
+impl<M: PackedMove> Searcher<M> {
     /// One iteration with an aspiration window around the last value, widened on failure.
     /// Returns the root value (for the root player), or the best fully searched root value
     /// of an iteration cut short (`None` if there was none).

@@ -13,7 +13,9 @@
 mod alphabeta;
 mod tt;
 
+use crate::moves::PackedMove;
 use crate::stop::Stop;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 pub use tt::TranspositionTable;
 
@@ -123,7 +125,8 @@ const MAX_PLY: usize = 128;
 const CLOCK_CHECK_NODES: u64 = 2048;
 
 pub struct Searcher<M> {
-    tt: TranspositionTable<M>,
+    /// Shared by the threads of a lazy SMP search (see [`Searcher::helper`]).
+    tt: Arc<TranspositionTable<M>>,
     history: Vec<i32>,
     killers: [[M; 2]; MAX_PLY],
     pv: Vec<Vec<M>>,
@@ -144,12 +147,29 @@ pub struct Searcher<M> {
     can_stop: bool,
     /// Raised by another thread to end the search early (see [`Searcher::set_stop`]).
     stop: Option<Stop>,
+    /// The first depth of the iterative deepening (1; a lazy SMP helper may start deeper).
+    first_depth: usize,
 }
 
-impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
+impl<M: PackedMove> Searcher<M> {
     pub fn new(hash_mb: usize, features: Features) -> Searcher<M> {
+        Self::with_table(Arc::new(TranspositionTable::new(hash_mb)), features)
+    }
+
+    /// A searcher for another thread of a lazy SMP search: it shares this one's table and
+    /// features, has killers and history of its own, and deepens from `first_depth` (helpers
+    /// that start one ply deeper spread the threads over two depths, as in Stockfish's lazy
+    /// SMP). Helpers and the main searcher may search the same position at once; what one
+    /// stores, the others read.
+    pub fn helper(&self, first_depth: usize) -> Searcher<M> {
+        let mut helper = Self::with_table(Arc::clone(&self.tt), self.features);
+        helper.first_depth = first_depth.max(1);
+        helper
+    }
+
+    fn with_table(tt: Arc<TranspositionTable<M>>, features: Features) -> Searcher<M> {
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             history: Vec::new(),
             killers: [[M::default(); 2]; MAX_PLY],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -171,6 +191,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
             root_player: 0,
             exact: false,
             stop: None,
+            first_depth: 1,
         }
     }
 
@@ -180,7 +201,8 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
         self.stop = Some(stop);
     }
 
-    /// Forgets everything learnt (a new game).
+    /// Forgets everything learnt (a new game); the table is emptied for every searcher that
+    /// shares it. Contract: none of them is searching.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.clear();
@@ -222,7 +244,7 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
         let mut best: Option<Iteration<M>> = None;
 
         // 2. Deepen one ply at a time until a limit, or until the search reaches the end.
-        for depth in 1..=max_depth {
+        for depth in self.first_depth.min(max_depth)..=max_depth {
             self.exact = depth >= pos.plies_left();
             let value = self.aspiration(pos, depth, best.as_ref().map(|b| b.value));
             let mut pv = self.pv[0].clone();
@@ -290,7 +312,11 @@ impl<M: Copy + Eq + Default + std::fmt::Debug> Searcher<M> {
         let mut legal = Vec::new();
         while (pv.len() < depth || !pos.at_boundary()) && !pos.is_terminal() {
             let key = self.key(pos);
-            let Some(e) = self.tt.probe(key) else { break };
+            // Only an exact entry's move is a best move (a bound's is the first that cut, or
+            // just the first tried).
+            let Some(e) = self.tt.probe(key).filter(|e| e.bound == tt::Bound::Exact) else {
+                break;
+            };
             legal.clear();
             pos.moves(&mut legal);
             if !legal.contains(&e.mv) {
