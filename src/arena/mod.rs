@@ -14,6 +14,7 @@
 
 pub mod cli;
 pub mod engine_proc;
+pub mod openings;
 pub mod records;
 pub mod referee;
 pub mod runner;
