@@ -1,7 +1,7 @@
 //! End-to-end tests of `omega-match`: real processes, the fake engine as opponent (and the
 //! real `omega --player random`), records replayed with `Game`.
 
-use omega::arena::stats::{Sprt, Wld};
+use omega::arena::stats::{Pentanomial, Sprt, Wld};
 use omega::game::{Colour, Game};
 use std::collections::HashMap;
 use std::io::Write;
@@ -102,10 +102,15 @@ fn check_record(path: &Path) -> Replay {
     r
 }
 
+/// The game records of `dir` (`game-NNNNN.gtp`), in order.
 fn records(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("game-") && name.ends_with(".gtp")
+        })
         .collect();
     v.sort();
     v
@@ -345,7 +350,19 @@ fn sprt_stops_the_match_and_reports_its_llr() {
     let a = format!("{FAKE} --seed 7");
     let b = format!("{FAKE} --seed 8");
     let (out, stdout) = run(&[
-        "--engine", &a, "--engine", &b, "--games", "400", "--sprt", "200", "400", "0.2", "0.2",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "400",
+        "--sprt",
+        "200",
+        "400",
+        "0.2",
+        "0.2",
+        "--sprt-model",
+        "trinomial",
     ]);
     assert!(out.status.success(), "{stdout}");
     let (w, l, d, n) = last_score(&stdout);
@@ -361,8 +378,11 @@ fn sprt_stops_the_match_and_reports_its_llr() {
         losses: l,
         draws: d,
     });
-    let line = stdout.lines().rfind(|l| l.starts_with("SPRT: ")).unwrap();
-    assert!(line.starts_with(&format!("SPRT: llr {llr:.3} (")), "{line}");
+    let line = stdout.lines().rfind(|l| l.starts_with("SPRT ")).unwrap();
+    assert!(
+        line.starts_with(&format!("SPRT (trinomial): llr {llr:.3} (")),
+        "{line}"
+    );
     assert!(
         line.ends_with("lbound -1.386, ubound 1.386 - H0 was accepted"),
         "{line}"
@@ -419,4 +439,509 @@ fn omega_against_omega_random() {
         omega_wins += u64::from(r.headers["winner"].ends_with("(omega)"));
     }
     assert_eq!((w, l), (omega_wins, 2 - omega_wins), "{stdout}");
+}
+
+/// Runs omega-match with stdout and stderr captured.
+fn run_in(args: &[&str]) -> (Output, String, String) {
+    let out = Command::new(MATCH)
+        .args(args)
+        .output()
+        .expect("run omega-match");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    (out, stdout, stderr)
+}
+
+/// Runs omega-match with an `--engine` for each of `engines`, then `extra`.
+fn run_engines(engines: &[String], extra: &[&str]) -> (Output, String, String) {
+    let mut args: Vec<&str> = Vec::new();
+    for e in engines {
+        args.extend(["--engine", e.as_str()]);
+    }
+    args.extend(extra);
+    run_in(&args)
+}
+
+fn fakes(n: usize) -> Vec<String> {
+    (1..=n)
+        .map(|s| format!("{FAKE} --seed {s} --name e{s}"))
+        .collect()
+}
+
+/// Fault: `omega-match ... | head -2` panicked ("failed printing to stdout"). Now a closed
+/// stdout stops the match quietly with status 141, as a program killed by SIGPIPE.
+#[test]
+fn closed_stdout_stops_the_match_without_a_panic() {
+    use std::io::{BufRead, BufReader};
+    let e = fakes(2);
+    let mut child = Command::new(MATCH)
+        .args(["--engine", &e[0], "--engine", &e[1], "--games", "100000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..2 {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+    }
+    drop(reader); // as `head -2` does
+    let start = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    assert!(start.elapsed().as_secs() < 20, "did not stop");
+}
+
+/// (engine, seat colour) of every seat of every record.
+fn seat_names(r: &Replay, players: usize) -> Vec<String> {
+    (0..players)
+        .map(|k| {
+            let seat = Colour::from_index(k).name();
+            r.headers[seat].split(' ').next().unwrap().to_string()
+        })
+        .collect()
+}
+
+/// Fault: with three engines and two players, A was always white against B. Now every pair
+/// plays a game pair: both colours, one opening.
+#[test]
+fn round_robin_gives_every_pair_both_seats_on_one_opening() {
+    let dir = fresh_dir("round-robin");
+    let e = fakes(3);
+    let (out, stdout, stderr) = run_engines(
+        &e[..3],
+        &[
+            "--games",
+            "12",
+            "--openings",
+            "random:2",
+            "--seed",
+            "3",
+            "--records",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let games: Vec<Replay> = records(&dir).iter().map(|f| check_record(f)).collect();
+    assert_eq!(games.len(), 12);
+    let mut met: HashMap<(String, String), u32> = HashMap::new();
+    for (k, g) in games.iter().enumerate() {
+        let s = seat_names(g, 2);
+        *met.entry((s[0].clone(), s[1].clone())).or_default() += 1;
+        if k % 2 == 1 {
+            // The second game of a pair: the same engines, colours swapped, same opening.
+            assert_eq!(
+                s,
+                seat_names(&games[k - 1], 2)
+                    .into_iter()
+                    .rev()
+                    .collect::<Vec<_>>()
+            );
+            assert_eq!(g.plays[..2], games[k - 1].plays[..2]);
+        }
+    }
+    for a in ["e1", "e2", "e3"] {
+        for b in ["e1", "e2", "e3"] {
+            let n = met
+                .get(&(a.to_string(), b.to_string()))
+                .copied()
+                .unwrap_or(0);
+            assert_eq!(
+                n,
+                u32::from(a != b) * 2,
+                "{a} white against {b} black: {met:?}"
+            );
+        }
+    }
+}
+
+/// Fault: the start-up wait was 30 s whatever --timeout said, and a failed engine's stderr
+/// was thrown away.
+#[test]
+fn start_up_honours_timeout_and_shows_the_engines_stderr() {
+    let slow = format!("{FAKE} --startup-delay 20");
+    let start = std::time::Instant::now();
+    let (out, _, stderr) = run_in(&["--engine", &slow, "--engine", FAKE, "--timeout", "0.5"]);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        start.elapsed().as_secs_f64() < 10.0,
+        "waited {:?}",
+        start.elapsed()
+    );
+    assert!(
+        stderr.contains("no answer within 0.500 s on 'name'"),
+        "{stderr}"
+    );
+
+    let failing = format!("{FAKE} --fail-at-start 'cannot read the weights file'");
+    let (out, _, stderr) = run_in(&["--engine", FAKE, "--engine", &failing]);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("exit status: 4"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "the last lines of its stderr:\n  omega-fake-engine: starting\n  \
+                         omega-fake-engine: cannot read the weights file"
+        ),
+        "{stderr}"
+    );
+}
+
+/// Fault: a records directory that held records was silently mixed with the new ones.
+#[test]
+fn used_records_directory_is_refused_unless_appending() {
+    let dir = fresh_dir("used-records");
+    let d = dir.to_str().unwrap();
+    let e = fakes(2);
+    let base = [
+        "--engine",
+        &e[0],
+        "--engine",
+        &e[1],
+        "--games",
+        "2",
+        "--records",
+        d,
+    ];
+    let (out, _, stderr) = run_in(&base);
+    assert!(out.status.success(), "{stderr}");
+    let first: Vec<String> = records(&dir)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    let (out, _, stderr) = run_in(&base);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains("already holds 2 records: give --append"),
+        "{stderr}"
+    );
+    let mut append = base.to_vec();
+    append.push("--append");
+    let (out, _, stderr) = run_in(&append);
+    assert!(out.status.success(), "{stderr}");
+    let files = records(&dir);
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().to_string())
+        .filter(|n| n.starts_with("game-"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "game-00001.gtp",
+            "game-00002.gtp",
+            "game-00003.gtp",
+            "game-00004.gtp"
+        ]
+    );
+    // The first match's records are untouched; the new ones are whole games.
+    for (f, text) in files.iter().zip(&first) {
+        assert_eq!(&std::fs::read_to_string(f).unwrap(), text);
+    }
+    check_record(&dir.join("game-00004.gtp"));
+}
+
+/// Fault: the table printed `+/- 0.0` and inf/NaN beside finite rows. Now a Bradley-Terry fit
+/// with a prior: finite ratings and intervals, even for an engine that loses every game.
+#[test]
+fn table_ratings_are_finite_with_a_sweep() {
+    let mut e = fakes(2);
+    e.push(format!("{FAKE} --seed 3 --name loser --crash-at 1"));
+    let (out, stdout, stderr) = run_engines(&e[..3], &["--games", "6"]);
+    assert!(out.status.success(), "{stderr}");
+    let table: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Rank"))
+        .skip(1)
+        .take(3)
+        .collect();
+    assert_eq!(table.len(), 3, "{stdout}");
+    assert!(table[2].contains(" loser "), "{stdout}");
+    for row in table {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        let (elo, err): (f64, f64) = (cols[2].parse().unwrap(), cols[3].parse().unwrap());
+        assert!(elo.is_finite() && err.is_finite() && err > 1.0, "{row}");
+    }
+}
+
+/// Fault: docs and README fell behind the program. Every flag of `--help` is in the docs'
+/// table, and the README says how omega-match is built.
+#[test]
+fn docs_list_every_flag_and_readme_says_how_to_build() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let docs = std::fs::read_to_string(root.join("docs/match.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let (_, help) = run(&["--help"]);
+    let flags: std::collections::BTreeSet<&str> = help
+        .split(|c: char| c.is_whitespace() || ",;[]()".contains(c))
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .collect();
+    assert!(flags.len() > 20, "{flags:?}");
+    for flag in flags {
+        assert!(
+            docs.contains(&format!("| `{flag}")),
+            "docs/match.md has no row for {flag}"
+        );
+    }
+    assert!(readme.contains("cargo build --release"), "README");
+    assert!(readme.contains("target/release/omega-match"), "README");
+}
+
+/// The numbers of a `Ptnml(0-2): [a, b, c, d, e], ...` line.
+fn pentanomial(stdout: &str) -> [u64; 5] {
+    let line = stdout
+        .lines()
+        .rfind(|l| l.starts_with("Ptnml(0-2): ["))
+        .expect("a Ptnml line");
+    let inner = line.split('[').nth(1).unwrap().split(']').next().unwrap();
+    let v: Vec<u64> = inner.split(", ").map(|w| w.parse().unwrap()).collect();
+    v.try_into().unwrap()
+}
+
+/// Game pairs: the pentanomial count agrees with the records, and the SPRT decides on it by
+/// default.
+#[test]
+fn pentanomial_counts_and_sprt_from_game_pairs() {
+    let dir = fresh_dir("ptnml");
+    let e = fakes(2);
+    let (out, stdout, stderr) = run_engines(
+        &e[..2],
+        &[
+            "--games",
+            "400",
+            "--openings",
+            "random:1",
+            "--sprt",
+            "200",
+            "400",
+            "0.2",
+            "0.2",
+            "--records",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{stderr}");
+    let mut counts = [0u64; 5];
+    let files = records(&dir);
+    for pair in files.chunks(2).filter(|p| p.len() == 2) {
+        let wins = pair
+            .iter()
+            .filter(|f| replay(f).headers["winner"].ends_with("(e1)"))
+            .count();
+        counts[2 * wins] += 1;
+    }
+    assert_eq!(pentanomial(&stdout), counts, "{stdout}");
+    let sprt = Sprt {
+        elo0: 200.0,
+        elo1: 400.0,
+        alpha: 0.2,
+        beta: 0.2,
+    };
+    let llr = sprt.llr_pentanomial(&Pentanomial { counts });
+    let line = stdout.lines().rfind(|l| l.starts_with("SPRT ")).unwrap();
+    assert!(
+        line.starts_with(&format!("SPRT (pentanomial): llr {llr:.3} (")),
+        "{line}"
+    );
+    assert!(line.ends_with("H0 was accepted"), "{line}");
+}
+
+#[test]
+fn openings_from_a_book_file_in_order_and_from_transcripts() {
+    let dir = fresh_dir("book");
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "# two openings\na1 c3, b2 e5\nc4 b1\n").unwrap();
+    let e = fakes(2);
+    let recs = dir.join("games");
+    let all = dir.join("all.gtp");
+    let spec = format!("file:{}", book.display());
+    let (out, stdout, stderr) = run_engines(
+        &e[..2],
+        &[
+            "--games",
+            "6",
+            "--openings",
+            &spec,
+            "--records",
+            recs.to_str().unwrap(),
+            "--records-file",
+            all.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("openings file:"), "{stdout}");
+    let files = records(&recs);
+    let firsts: Vec<String> = files.iter().map(|f| replay(f).plays[0].clone()).collect();
+    assert_eq!(
+        firsts,
+        [
+            "play white a1 c3",
+            "play white a1 c3",
+            "play white c4 b1",
+            "play white c4 b1",
+            "play white a1 c3",
+            "play white a1 c3"
+        ]
+    );
+    assert_eq!(replay(&files[0]).plays[1], "play black b2 e5");
+    // The combined file is every record, in the order the games finished.
+    let joined: String = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap() + "\n")
+        .collect();
+    assert_eq!(std::fs::read_to_string(&all).unwrap(), joined);
+    // ...and makes a book itself: the transcripts' first turns, shuffled with the seed.
+    let spec = format!("file:{}", all.display());
+    let (out, stdout, stderr) = run_engines(
+        &e[..2],
+        &[
+            "--games",
+            "2",
+            "--openings",
+            &spec,
+            "--openings-turns",
+            "1",
+            "--openings-order",
+            "random",
+        ],
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("(6 openings)"), "{stdout}");
+    // A non-empty records file is refused without --append.
+    let (out, _, stderr) = run_engines(&e[..2], &["--records-file", all.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is not empty: give --append"), "{stderr}");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "a1 a1\n").unwrap();
+    let spec = format!("file:{}", bad.display());
+    let (out, _, stderr) = run_engines(&e[..2], &["--openings", &spec]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("line 1: illegal turn"), "{stderr}");
+}
+
+/// Per-engine working directory and time (time odds), `Started game` lines, the longest
+/// turn and the engines' peak memory.
+#[test]
+fn engine_options_time_odds_and_started_lines() {
+    let dir = fresh_dir("engine-dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let here = format!("sh -c 'pwd > where.txt; exec {FAKE} --name slow --time-used 0.5'");
+    let quick = format!("{FAKE} --name quick --time-used 0.5");
+    let (out, stdout, stderr) = run_in(&[
+        "--engine",
+        &here,
+        "--dir",
+        dir.to_str().unwrap(),
+        "--engine-movetime",
+        "0.2",
+        "--engine",
+        &quick,
+        "--movetime",
+        "0.02",
+        "--games",
+        "2",
+        "--size",
+        "3",
+    ]);
+    assert!(out.status.success(), "{stderr}");
+    let written = std::fs::read_to_string(dir.join("where.txt")).unwrap();
+    assert_eq!(
+        Path::new(written.trim()).canonicalize().unwrap(),
+        dir.canonicalize().unwrap()
+    );
+    assert!(stdout.contains("Engine slow: sh -c"), "{stdout}");
+    assert!(stdout.contains("[movetime 0.2]\n"), "{stdout}");
+    let started = stdout.find("Started game 1 of 2 (white slow, black quick)");
+    let finished = stdout.find("Finished game 1 of 2");
+    assert!(started.is_some() && started < finished, "{stdout}");
+    // The slow engine thinks half of 0.2 s a turn, the quick one half of 0.02 s: each about
+    // half its budget, so the longest turn is about half a budget.
+    let longest = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Longest turn: "))
+        .expect("a Longest turn line");
+    let fraction: f64 = longest.split(' ').next().unwrap().parse().unwrap();
+    assert!(fraction > 0.45 && fraction < 1.0, "{longest}");
+    let memory = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Peak memory: slow "))
+        .expect("a Peak memory line");
+    let mib: f64 = memory.split(' ').next().unwrap().parse().unwrap();
+    assert!(mib > 0.0, "{memory}");
+    let (out, stdout) = run(&["--version"]);
+    assert!(out.status.success());
+    assert_eq!(
+        stdout,
+        format!("omega-match {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// The `play` lines of a record's text.
+fn replay_text(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("play "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `--resume DIR` takes the settings saved in DIR, counts the games recorded there and plays
+/// only the others.
+#[test]
+fn resume_plays_only_the_missing_games() {
+    let dir = fresh_dir("resume");
+    let d = dir.to_str().unwrap();
+    let e = fakes(2);
+    let (out, _, stderr) = run_engines(
+        &e[..2],
+        &["--games", "6", "--openings", "random:1", "--records", d],
+    );
+    assert!(out.status.success(), "{stderr}");
+    let full: Vec<String> = records(&dir)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    // As if the match had stopped after game 3, one record half written.
+    for n in 4..=6 {
+        std::fs::remove_file(dir.join(format!("game-0000{n}.gtp"))).unwrap();
+    }
+    std::fs::write(
+        dir.join(".game-00004.gtp.tmp"),
+        "# omega-match game 4 of 6\n",
+    )
+    .unwrap();
+    let (out, stdout, stderr) = run_in(&["--resume", d, "--concurrency", "2"]);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("Resumed: 3 games of 6 already played"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("Finished game ").count(), 3, "{stdout}");
+    assert!(!stdout.contains("Finished game 1 "), "{stdout}");
+    // Games 1-3 are untouched; 4-6 are played again with the same seats and openings (the
+    // fake engines' own random turns differ: their generators went on from game to game).
+    let files = records(&dir);
+    assert_eq!(files.len(), 6);
+    let mut wins = 0;
+    for (k, f) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(f).unwrap();
+        if k < 3 {
+            assert_eq!(text, full[k]);
+        }
+        let (a, b) = (replay(f), check_record(f));
+        for key in ["white", "black", "opening"] {
+            let before: HashMap<String, String> = full[k]
+                .lines()
+                .filter_map(|l| l.strip_prefix("# ")?.split_once(": "))
+                .map(|(x, y)| (x.to_string(), y.to_string()))
+                .collect();
+            assert_eq!(a.headers[key], before[key], "{key} of game {}", k + 1);
+        }
+        assert_eq!(a.plays[0], replay_text(&full[k])[0]);
+        wins += u64::from(b.headers["winner"].ends_with("(e1)"));
+    }
+    assert_eq!(last_score(&stdout), (wins, 6 - wins, 0, 6));
+    let (out, _, stderr) = run_in(&["--resume", d, "--games", "8"]);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
 }

@@ -1,83 +1,13 @@
 //! Property tests of the protocol layer: no input line makes the engine panic, every answer is
 //! framed as GTP 2 requires, and a refused command leaves the game exactly as it was.
 
-use omega::engine::{Engine, EngineConfig};
 use omega::game::Colour;
-use omega::player::PlayerKind;
+use omega::protocol::fuzzcheck::{self, check_frame};
 use omega::protocol::{self, Session, MAX_LINE};
 use proptest::prelude::*;
 
 fn session(seed: u64) -> Session {
-    let mut config = EngineConfig::for_player(PlayerKind::Random);
-    config.options.seed = seed;
-    Session::new(Engine::new(config))
-}
-
-/// Everything observable about the game.
-#[derive(Debug, PartialEq)]
-struct State {
-    side: usize,
-    players: usize,
-    hash: u64,
-    stones_placed: usize,
-    to_move: Colour,
-    over: bool,
-    scores: Vec<u128>,
-    history: Vec<Vec<u16>>,
-}
-
-fn state(s: &Session) -> State {
-    let g = s.engine.game();
-    State {
-        side: g.board().side(),
-        players: g.players(),
-        hash: g.hash(),
-        stones_placed: g.stones_placed(),
-        to_move: g.to_move(),
-        over: g.is_over(),
-        scores: g.scores(),
-        history: g.turn_history(),
-    }
-}
-
-/// A line shortened for messages.
-fn show(line: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&line[..line.len().min(120)]).into_owned();
-    match line.len() > 120 {
-        true => format!("{text:?}... ({} bytes)", line.len()),
-        false => format!("{text:?}"),
-    }
-}
-
-/// The id a well-formed command line carries, by GTP's grammar: digits, spaces, a word.
-fn expected_id(line: &[u8]) -> Option<String> {
-    let text = protocol::preprocess(line)?;
-    let (id, rest) = text.split_once(' ')?;
-    (id.bytes().all(|b| b.is_ascii_digit()) && !rest.trim_start_matches(' ').is_empty())
-        .then(|| id.to_string())
-}
-
-/// Checks the framing of one answer and returns whether it is a success.
-fn check_frame(line: &[u8], answer: &str) -> Result<bool, TestCaseError> {
-    let ok = match answer.as_bytes().first() {
-        Some(b'=') => true,
-        Some(b'?') => false,
-        _ => return Err(TestCaseError::fail(format!("bad status: {answer:?}"))),
-    };
-    prop_assert!(answer.ends_with("\n\n"), "no empty line after {answer:?}");
-    let body = &answer[..answer.len() - 2];
-    prop_assert!(
-        !body.ends_with('\n'),
-        "more than one empty line: {answer:?}"
-    );
-    prop_assert!(!body.contains("\n\n"), "empty line inside: {answer:?}");
-    let id = expected_id(line).unwrap_or_default();
-    prop_assert!(
-        answer[1..].starts_with(&format!("{id} ")),
-        "id {id:?} not echoed in {answer:?} for {}",
-        show(line)
-    );
-    Ok(ok)
+    fuzzcheck::random_session(seed)
 }
 
 // ---- input generators ------------------------------------------------------------------
@@ -302,22 +232,7 @@ proptest! {
         for (i, line) in lines.enumerate() {
             // `None` stands for a legal play, made from the position.
             let line = line.unwrap_or_else(|| legal_play(&s, i));
-            let line = &line;
-            let before = state(&s);
-            let Some(answer) = s.answer(line) else {
-                // Only lines with no command after preprocessing go unanswered.
-                prop_assert_eq!(protocol::preprocess(line), None);
-                continue;
-            };
-            prop_assert!(protocol::preprocess(line).is_some());
-            let ok = check_frame(line, &answer)?;
-            if !ok {
-                prop_assert_eq!(
-                    &state(&s), &before,
-                    "refused {} -> {:?} changed the game", show(line), answer
-                );
-            }
-            s.engine.game().check_consistency().map_err(TestCaseError::fail)?;
+            fuzzcheck::step(&mut s, &line).map_err(TestCaseError::fail)?;
         }
     }
 }

@@ -1,41 +1,77 @@
 //! The command line of `omega-match`: a small table of flags, parsed by hand.
 
+use super::openings::parse_book;
+use super::referee::TimeControl;
 use super::stats::Sprt;
+use super::tally::SprtModel;
 use super::words::split_words;
-use crate::board::Board;
+use crate::board::{Board, Cell};
 use crate::game::{Game, MAX_PLAYERS, MIN_PLAYERS};
-use std::path::PathBuf;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::path::{Path, PathBuf};
 
 pub const USAGE: &str = "\
 usage: omega-match --engine CMD --engine CMD [--engine CMD ...] [options]
+       omega-match --resume DIR [--concurrency C] [--engine-stderr]
 
 Plays games between engines that speak the Omega text protocol, referees them and prints
-the score with Elo error bars (like cutechess-cli).
+the score with Elo error bars (like cutechess-cli and fastchess).
 
+engines (--name, --dir, --engine-movetime and --engine-time apply to the --engine before):
   --engine CMD          an engine's command line, split into words as a shell would
                         (repeat for every engine, at least two)
-  --name NAME           name the engine of the --engine before it (default: its answer
-                        to 'name', made unique with -2, -3, ...)
+  --name NAME           its name (default: its answer to 'name', made unique: -2, -3, ...)
+  --dir DIR             its working directory (default: omega-match's)
+  --engine-movetime S   its time per turn, instead of --movetime (time odds)
+  --engine-time S       its time for the whole game, instead of --time (time odds)
+  --engine-stderr       let the engines' stderr through (default: only kept, and its last
+                        lines shown when an engine fails to start)
+
+games:
   --games N             number of games (default 10)
   --size S              board side, 2..13 (default 5)
   --players K           players per game, 2..4 (default 2)
   --seed X              seed of the openings (default: from the clock, printed)
   --movetime SECONDS    time per turn (sent as time_settings 0 SECONDS 1)
   --time SECONDS        time for the whole game per player (time_left before every genmove)
-  --timeout SECONDS     longest wait for a genmove without time control (default 60)
+  --timeout SECONDS     longest wait for an answer without a time budget: start-up, set-up,
+                        play, and genmove without time control (default 60)
   --concurrency C       games played in parallel (default 1)
-  --openings random:T   start each game with T seeded random turns; every opening is
-                        played once per seat rotation
+  --openings random:T   start each game with T seeded random turns
+  --openings file:PATH  start each game with an opening of a book: one opening a line
+                        (the cells of its turns in order) or transcripts (docs/match.md)
+  --openings-order ORDER  sequential (default) or random (shuffled with the seed)
+  --openings-turns T    cut every opening of the book to its first T turns
+
+records:
   --records DIR         write one replayable transcript per game into DIR
+  --records-file PATH   append every game's transcript to PATH as it finishes
+  --append              add to records that DIR or PATH already hold (numbered on)
+  --resume DIR          continue the match whose records DIR holds (after Ctrl-C or a
+                        crash): its settings come from DIR/omega-match.args
+  --first-record N      number the record files from N (default 1; set by --append)
+
+statistics:
   --sprt ELO0 ELO1 ALPHA BETA
                         stop as soon as the sequential probability ratio test decides
                         (two engines only)
-  --engine-stderr       let the engines' stderr through (default: discarded)
-  -h, --help            print this help
+  --sprt-model MODEL    pentanomial (game pairs, the default) or trinomial (single games)
 
-Seats are filled from the engines round-robin and rotated every game, so each engine plays
-each seat equally often over every cycle of (number of engines) games.
+  -h, --help            print this help
+  -V, --version         print the version
+
+Games come in groups that share an opening: each group seats one set of engines in every
+rotation of the seats (with two players: a game pair, colours swapped). Over a whole cycle
+every engine holds every seat equally often and every pair of engines meets equally often.
 ";
+
+/// The version line of `--version`.
+pub const VERSION: &str = concat!("omega-match ", env!("CARGO_PKG_VERSION"));
+
+/// The file in a records directory that holds the match's arguments, for `--resume`.
+pub const ARGS_FILE: &str = "omega-match.args";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
@@ -44,13 +80,23 @@ pub struct EngineSpec {
     pub argv: Vec<String>,
     /// Given with `--name`; otherwise the engine's answer to `name`.
     pub name: Option<String>,
+    /// Working directory (`--dir`).
+    pub dir: Option<PathBuf>,
+    /// Time per turn and per game of this engine, instead of the match's (time odds).
+    pub movetime: Option<f64>,
+    pub game_time: Option<f64>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Openings {
     None,
     /// This many seeded random turns.
     Random(usize),
+    /// A book read from `path` (in play order: shuffled already for `--openings-order random`).
+    Book {
+        path: PathBuf,
+        openings: Vec<Vec<Vec<Cell>>>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -60,19 +106,73 @@ pub struct Config {
     pub size: usize,
     pub players: usize,
     pub seed: u64,
+    /// Whether `--seed` was given (else the seed comes from the clock).
+    pub seed_given: bool,
     pub movetime: Option<f64>,
     pub game_time: Option<f64>,
     pub timeout: f64,
     pub concurrency: usize,
     pub openings: Openings,
     pub records: Option<PathBuf>,
+    pub records_file: Option<PathBuf>,
+    pub append: bool,
+    /// Continue the match of `records` (`--resume`).
+    pub resume: bool,
+    /// Number of the first record file.
+    pub first_record: usize,
     pub sprt: Option<Sprt>,
+    pub sprt_model: SprtModel,
     pub engine_stderr: bool,
+    /// The arguments as given (after `--resume` has read the saved ones).
+    pub args: Vec<String>,
+}
+
+impl Config {
+    /// The time control of engine `e`.
+    pub fn time_control(&self, e: usize) -> TimeControl {
+        let spec = &self.engines[e];
+        TimeControl {
+            movetime: spec.movetime.or(self.movetime),
+            game_time: spec.game_time.or(self.game_time),
+            timeout: self.timeout,
+        }
+    }
+
+    /// The arguments to save for `--resume`: as given, with the seed and the number of the
+    /// first record pinned, and without `--append`.
+    pub fn args_to_save(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < self.args.len() {
+            let a = &self.args[i];
+            let flag = a.split_once('=').map_or(a.as_str(), |(f, _)| f);
+            let skip = match flag {
+                "--append" => 1,
+                "--seed" | "--first-record" if !a.contains('=') => 2,
+                "--seed" | "--first-record" => 1,
+                _ => 0,
+            };
+            if skip == 0 {
+                out.push(a.clone());
+                i += 1;
+            } else {
+                i += skip;
+            }
+        }
+        out.extend([
+            "--seed".to_string(),
+            self.seed.to_string(),
+            "--first-record".to_string(),
+            self.first_record.to_string(),
+        ]);
+        out
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum CliError {
     Help,
+    Version,
     Usage(String),
 }
 
@@ -107,23 +207,109 @@ fn clock_seed() -> u64 {
         .unwrap_or(0)
 }
 
+/// The engine a per-engine flag applies to: the last `--engine` before it.
+fn last_engine<'a>(
+    engines: &'a mut [EngineSpec],
+    flag: &str,
+) -> Result<&'a mut EngineSpec, CliError> {
+    engines
+        .last_mut()
+        .ok_or_else(|| usage(format!("{flag} must follow the --engine it applies to")))
+}
+
+/// The arguments of `--resume DIR`: those saved in `DIR/omega-match.args`, then the
+/// overrides given beside `--resume` (only `--concurrency` and `--engine-stderr`).
+fn resume_args(args: &[String]) -> Result<Option<Vec<String>>, CliError> {
+    let Some(at) = args
+        .iter()
+        .position(|a| a == "--resume" || a.starts_with("--resume="))
+    else {
+        return Ok(None);
+    };
+    let dir = match args[at].split_once('=') {
+        Some((_, d)) => d.to_string(),
+        None => args
+            .get(at + 1)
+            .cloned()
+            .ok_or_else(|| usage("--resume needs the records directory"))?,
+    };
+    let used = if args[at].contains('=') { 1 } else { 2 };
+    let extra: Vec<String> = args[..at]
+        .iter()
+        .chain(&args[at + used..])
+        .cloned()
+        .collect();
+    let mut k = 0;
+    while k < extra.len() {
+        let flag = extra[k]
+            .split_once('=')
+            .map_or(extra[k].as_str(), |(f, _)| f);
+        k += match flag {
+            "--engine-stderr" => 1,
+            "--concurrency" if !extra[k].contains('=') => 2,
+            "--concurrency" => 1,
+            other => {
+                return Err(usage(format!(
+                    "--resume takes its settings from {dir}/{ARGS_FILE}; only --concurrency \
+                     and --engine-stderr may be given beside it, not '{other}'"
+                )))
+            }
+        };
+    }
+    let path = Path::new(&dir).join(ARGS_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        usage(format!(
+            "--resume {dir}: cannot read {}: {e} (was the match run with --records {dir}?)",
+            path.display()
+        ))
+    })?;
+    let mut saved: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    saved.extend(extra);
+    Ok(Some(saved))
+}
+
 /// Parses the arguments after the program name. `--flag=value` and `--flag value` both work.
 pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        return Err(CliError::Help);
+    }
+    if args.iter().any(|a| a == "-V" || a == "--version") {
+        return Err(CliError::Version);
+    }
+    let (args, resume) = match resume_args(args)? {
+        Some(saved) => (saved, true),
+        None => (args.to_vec(), false),
+    };
     let mut config = Config {
         engines: Vec::new(),
         games: 10,
         size: 5,
         players: 2,
         seed: clock_seed(),
+        seed_given: false,
         movetime: None,
         game_time: None,
         timeout: 60.0,
         concurrency: 1,
         openings: Openings::None,
         records: None,
+        records_file: None,
+        append: false,
+        resume,
+        first_record: 1,
         sprt: None,
+        sprt_model: SprtModel::Pentanomial,
         engine_stderr: false,
+        args: args.clone(),
     };
+    // Read once every flag is known: the book depends on the size, players and seed.
+    let mut book: Option<String> = None;
+    let mut book_order_random = false;
+    let mut book_turns: Option<usize> = None;
     let mut i = 0;
     while i < args.len() {
         let (flag, inline) = match args[i].split_once('=') {
@@ -132,12 +318,13 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
         };
         i += 1;
         let arity = match flag.as_str() {
-            "-h" | "--help" => return Err(CliError::Help),
-            "--engine-stderr" => 0,
+            "--engine-stderr" | "--append" => 0,
             "--sprt" => 4,
-            "--engine" | "--name" | "--games" | "--size" | "--players" | "--seed"
-            | "--movetime" | "--time" | "--timeout" | "--concurrency" | "--openings"
-            | "--records" => 1,
+            "--engine" | "--name" | "--dir" | "--engine-movetime" | "--engine-time" | "--games"
+            | "--size" | "--players" | "--seed" | "--movetime" | "--time" | "--timeout"
+            | "--concurrency" | "--openings" | "--openings-order" | "--openings-turns"
+            | "--records" | "--records-file" | "--first-record" | "--sprt-model" => 1,
+            "--resume" => return Err(usage("--resume is given once, with a directory")),
             other => return Err(usage(format!("unknown option '{other}' (try --help)"))),
         };
         let mut values: Vec<String> = inline.into_iter().collect();
@@ -154,6 +341,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
         let v = values.first().map(String::as_str).unwrap_or("");
         match flag.as_str() {
             "--engine-stderr" => config.engine_stderr = true,
+            "--append" => config.append = true,
             "--engine" => {
                 let argv = split_words(v).map_err(|e| usage(format!("--engine '{v}': {e}")))?;
                 if argv.is_empty() {
@@ -163,29 +351,81 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
                     command: v.to_string(),
                     argv,
                     name: None,
+                    dir: None,
+                    movetime: None,
+                    game_time: None,
                 });
             }
-            "--name" => match config.engines.last_mut() {
-                Some(e) if !v.trim().is_empty() => {
-                    e.name = Some(v.split_whitespace().collect::<Vec<_>>().join("_"))
+            "--name" => {
+                let e = last_engine(&mut config.engines, &flag)?;
+                if v.trim().is_empty() {
+                    return Err(usage("--name: empty name"));
                 }
-                Some(_) => return Err(usage("--name: empty name")),
-                None => return Err(usage("--name must follow the --engine it names")),
-            },
+                e.name = Some(v.split_whitespace().collect::<Vec<_>>().join("_"));
+            }
+            "--dir" => {
+                let e = last_engine(&mut config.engines, &flag)?;
+                if !Path::new(v).is_dir() {
+                    return Err(usage(format!("--dir: '{v}' is not a directory")));
+                }
+                e.dir = Some(PathBuf::from(v));
+            }
+            "--engine-movetime" => {
+                let t = seconds(&flag, v)?;
+                last_engine(&mut config.engines, &flag)?.movetime = Some(t);
+            }
+            "--engine-time" => {
+                let t = seconds(&flag, v)?;
+                last_engine(&mut config.engines, &flag)?.game_time = Some(t);
+            }
             "--games" => config.games = number(&flag, v)?,
             "--size" => config.size = number(&flag, v)?,
             "--players" => config.players = number(&flag, v)?,
-            "--seed" => config.seed = number(&flag, v)?,
+            "--seed" => {
+                config.seed = number(&flag, v)?;
+                config.seed_given = true;
+            }
             "--movetime" => config.movetime = Some(seconds(&flag, v)?),
             "--time" => config.game_time = Some(seconds(&flag, v)?),
             "--timeout" => config.timeout = seconds(&flag, v)?,
             "--concurrency" => config.concurrency = number(&flag, v)?,
             "--records" => config.records = Some(PathBuf::from(v)),
+            "--records-file" => config.records_file = Some(PathBuf::from(v)),
+            "--first-record" => config.first_record = number(&flag, v)?,
             "--openings" => {
-                let turns = v
-                    .strip_prefix("random:")
-                    .ok_or_else(|| usage(format!("--openings: expected random:T, got '{v}'")))?;
-                config.openings = Openings::Random(number(&flag, turns)?);
+                if let Some(turns) = v.strip_prefix("random:") {
+                    config.openings = Openings::Random(number(&flag, turns)?);
+                    book = None;
+                } else if let Some(path) = v.strip_prefix("file:") {
+                    book = Some(path.to_string());
+                } else {
+                    return Err(usage(format!(
+                        "--openings: expected random:T or file:PATH, got '{v}'"
+                    )));
+                }
+            }
+            "--openings-order" => {
+                book_order_random = match v {
+                    "random" => true,
+                    "sequential" => false,
+                    _ => {
+                        return Err(usage(format!(
+                            "--openings-order: expected sequential or random, got '{v}'"
+                        )))
+                    }
+                }
+            }
+            "--openings-turns" => book_turns = Some(number(&flag, v)?),
+            "--sprt-model" => {
+                config.sprt_model = match v {
+                    "pentanomial" => SprtModel::Pentanomial,
+                    "trinomial" => SprtModel::Trinomial,
+                    _ => {
+                        return Err(usage(format!(
+                            "--sprt-model: expected pentanomial or trinomial, got '{v}'"
+                        )))
+                    }
+                }
             }
             "--sprt" => {
                 let x: Vec<f64> = values
@@ -203,6 +443,23 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
         }
     }
     validate(&config)?;
+    if let Some(path) = book {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| usage(format!("--openings file:{path}: {e}")))?;
+        let mut openings = parse_book(&text, config.size, config.players, book_turns)
+            .map_err(|e| usage(format!("--openings file:{path}: {e}")))?;
+        if book_order_random {
+            openings.shuffle(&mut StdRng::seed_from_u64(config.seed));
+        }
+        config.openings = Openings::Book {
+            path: PathBuf::from(path),
+            openings,
+        };
+    } else if book_order_random || book_turns.is_some() {
+        return Err(usage(
+            "--openings-order and --openings-turns go with --openings file:PATH",
+        ));
+    }
     Ok(config)
 }
 
@@ -226,6 +483,12 @@ fn validate(c: &Config) -> Result<(), CliError> {
     }
     if c.concurrency == 0 {
         return Err(usage("--concurrency must be at least 1"));
+    }
+    if c.first_record == 0 {
+        return Err(usage("--first-record must be at least 1"));
+    }
+    if c.append && c.records.is_none() && c.records_file.is_none() {
+        return Err(usage("--append goes with --records or --records-file"));
     }
     if let Openings::Random(t) = c.openings {
         let total = Game::new(c.size, c.players)
@@ -261,6 +524,13 @@ mod tests {
     fn parse(s: &str) -> Result<Config, CliError> {
         let args: Vec<String> = split_words(s).unwrap();
         parse_args(&args)
+    }
+
+    fn refused(bad: &str) {
+        assert!(
+            matches!(parse(bad), Err(CliError::Usage(_))),
+            "accepted: {bad}"
+        );
     }
 
     #[test]
@@ -306,12 +576,43 @@ mod tests {
             "--engine a --engine b --games=0",
             "--engine-stderr=yes --engine a --engine b",
         ] {
-            assert!(
-                matches!(parse(bad), Err(CliError::Usage(_))),
-                "accepted: {bad}"
-            );
+            refused(bad);
         }
         let args = vec!["--engine".to_string(), "'unterminated".to_string()];
         assert!(matches!(parse_args(&args), Err(CliError::Usage(_))));
+    }
+
+    #[test]
+    fn per_engine_options_and_saved_arguments() {
+        let c = parse(
+            "--engine a --name A --dir . --engine-movetime 0.5 --engine b --engine-time 9 \
+             --movetime 0.1 --records r --append --sprt-model trinomial --seed=5",
+        )
+        .unwrap();
+        assert_eq!(c.engines[0].dir, Some(PathBuf::from(".")));
+        assert_eq!(c.time_control(0).movetime, Some(0.5));
+        assert_eq!(c.time_control(1).movetime, Some(0.1));
+        assert_eq!(c.time_control(1).game_time, Some(9.0));
+        assert_eq!(c.sprt_model, SprtModel::Trinomial);
+        assert!(c.append && c.seed_given);
+        // Saved for --resume: seed and first record pinned, --append dropped.
+        let saved = c.args_to_save();
+        assert!(!saved.iter().any(|a| a == "--append" || a == "--seed=5"));
+        assert_eq!(
+            saved[saved.len() - 4..],
+            ["--seed", "5", "--first-record", "1"]
+        );
+        for bad in [
+            "--dir . --engine a --engine b",
+            "--engine a --dir /nonexistent/dir --engine b",
+            "--engine a --engine b --openings-order random",
+            "--engine a --engine b --openings file:/nonexistent/book",
+            "--engine a --engine b --sprt-model binomial",
+            "--engine a --engine b --append",
+            "--engine a --engine b --resume",
+        ] {
+            refused(bad);
+        }
+        assert_eq!(parse("--engine a -V"), Err(CliError::Version));
     }
 }

@@ -4,15 +4,34 @@
 //! awaited with a deadline (`recv_timeout`): an engine that hangs is detected, killed and
 //! reported, never waited on forever. The wait is cut into short slices so that a stop
 //! request (Ctrl-C, a decided SPRT) aborts it quickly.
+//!
+//! The engine's stderr is always read by a thread of its own: its last lines are kept
+//! ([`EngineProc::stderr_tail`]) to say why an engine failed, and they are passed on to the
+//! driver's stderr when asked (`inherit_stderr`).
 
+use std::collections::VecDeque;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// How many of the engine's last stderr lines are kept.
+pub const STDERR_TAIL_LINES: usize = 10;
+/// Longest stderr line kept, in bytes (a runaway line must not fill the memory).
+const STDERR_LINE_MAX: usize = 500;
+
+/// The last lines an engine wrote to stderr, and whether it closed stderr.
+#[derive(Default)]
+struct StderrTail {
+    lines: VecDeque<String>,
+    closed: bool,
+}
 
 /// Why a command did not get a successful answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,60 +66,101 @@ pub struct EngineProc {
     lines: Receiver<String>,
     /// False once the engine is known to be dead, hung or killed.
     healthy: bool,
+    stderr: Arc<Mutex<StderrTail>>,
 }
 
 /// How often a wait looks at the stop flag.
 const SLICE: Duration = Duration::from_millis(50);
 
 impl EngineProc {
-    /// Starts `argv` with piped stdin and stdout. Its stderr is inherited or discarded. The
-    /// child gets a process group of its own so that Ctrl-C on the terminal reaches only the
-    /// driver, which then stops the engines itself.
+    /// Starts `argv` with piped stdin and stdout, in the driver's working directory. Its
+    /// stderr lines are passed on to the driver's stderr when `inherit_stderr`, else only
+    /// kept (the last few, see [`EngineProc::stderr_tail`]). The child gets a process group
+    /// of its own so that Ctrl-C on the terminal reaches only the driver, which then stops
+    /// the engines itself.
     pub fn spawn(argv: &[String], inherit_stderr: bool) -> std::io::Result<EngineProc> {
+        EngineProc::spawn_in(argv, None, inherit_stderr)
+    }
+
+    /// [`EngineProc::spawn`] in the working directory `dir` (the driver's when `None`). A
+    /// program named by a relative path with a `/` is found from `dir`, as a shell started
+    /// there would find it.
+    pub fn spawn_in(
+        argv: &[String],
+        dir: Option<&Path>,
+        inherit_stderr: bool,
+    ) -> std::io::Result<EngineProc> {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| std::io::Error::other("empty command"))?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if inherit_stderr {
-                Stdio::inherit()
-            } else {
-                Stdio::null()
-            })
+            .stderr(Stdio::piped())
             .process_group(0)
             .spawn()?;
         let stdout = child.stdout.take().expect("piped stdout");
         let stdin = child.stdin.take();
+        let stderr = Arc::new(Mutex::new(StderrTail::default()));
+        let err_pipe = child.stderr.take().expect("piped stderr");
+        let tail = Arc::clone(&stderr);
+        thread::spawn(move || read_stderr(err_pipe, &tail, inherit_stderr));
         let (tx, rx) = mpsc::channel();
         thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf);
-                        let line = line.trim_end_matches(['\n', '\r']).to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
+            for_each_line(stdout, |raw| {
+                let line = String::from_utf8_lossy(raw);
+                let line = line.trim_end_matches(['\n', '\r']).to_string();
+                tx.send(line).is_ok()
+            })
         });
         Ok(EngineProc {
             child,
             stdin,
             lines: rx,
             healthy: true,
+            stderr,
         })
     }
 
     pub fn is_healthy(&self) -> bool {
         self.healthy
+    }
+
+    /// The operating system's id of the process.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The last lines (at most [`STDERR_TAIL_LINES`]) the engine wrote to stderr. When the
+    /// engine has ended, waits up to half a second for the reader to take in what it wrote
+    /// last.
+    pub fn stderr_tail(&mut self) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        loop {
+            let closed = self.stderr.lock().map(|t| t.closed).unwrap_or(true);
+            let running = matches!(self.child.try_wait(), Ok(None));
+            if closed || running || Instant::now() >= deadline {
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        match self.stderr.lock() {
+            Ok(t) => t.lines.iter().cloned().collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// The engine's peak resident memory so far, in KiB (`VmHWM` of `/proc/PID/status`):
+    /// `None` once the process has been reaped, or where `/proc` does not say.
+    pub fn peak_memory_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     /// Sends one command and waits for its answer, at most `limit`. Returns the body of a
@@ -216,6 +276,54 @@ impl EngineProc {
             thread::sleep(Duration::from_millis(10));
         }
         self.kill();
+    }
+}
+
+/// Reads the engine's stderr to its end: keeps the last lines, passes them on if asked.
+fn read_stderr(pipe: impl Read, tail: &Mutex<StderrTail>, pass_on: bool) {
+    for_each_line(pipe, |raw| {
+        if pass_on {
+            // The driver's stderr may be closed: nothing to do about it.
+            let _ = std::io::stderr().write_all(raw);
+        }
+        let mut line = String::from_utf8_lossy(raw).trim_end().to_string();
+        if line.len() > STDERR_LINE_MAX {
+            let mut cut = STDERR_LINE_MAX;
+            while !line.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            line.truncate(cut);
+            line.push_str("...");
+        }
+        let Ok(mut t) = tail.lock() else {
+            return false;
+        };
+        if t.lines.len() == STDERR_TAIL_LINES {
+            t.lines.pop_front();
+        }
+        t.lines.push_back(line);
+        true
+    });
+    if let Ok(mut t) = tail.lock() {
+        t.closed = true;
+    }
+}
+
+/// Calls `f` with every line of `pipe` (its line feed included) until the end, an error, or
+/// `f` returns false.
+fn for_each_line(pipe: impl Read, mut f: impl FnMut(&[u8]) -> bool) {
+    let mut reader = BufReader::new(pipe);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                if !f(&buf) {
+                    return;
+                }
+            }
+        }
     }
 }
 

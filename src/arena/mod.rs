@@ -3,9 +3,11 @@
 //!
 //! - [`cli`]: the command line; [`words`]: shell-like splitting of engine commands;
 //! - [`engine_proc`]: a child process and its line protocol, with deadlines;
-//! - [`schedule`]: seats and openings; [`referee`]: one game, refereed with [`crate::game`];
+//! - [`schedule`]: seats, game pairs and openings; [`openings`]: opening books;
+//!   [`referee`]: one game, refereed with [`crate::game`];
 //! - [`records`]: replayable game transcripts; [`stats`] and [`tally`]: score, Elo, error
-//!   bars, LOS, SPRT; [`runner`]: the whole match.
+//!   bars, LOS, SPRT, pentanomial counts, the Bradley-Terry ratings; [`runner`]: the whole
+//!   match (records, `--resume`).
 //!
 //! Points: the official tie rule gives every game one winner, so there are no draws; the
 //! engine in the winning seat gets the game's point (1) and the others 0, with any number of
@@ -14,6 +16,7 @@
 
 pub mod cli;
 pub mod engine_proc;
+pub mod openings;
 pub mod records;
 pub mod referee;
 pub mod runner;

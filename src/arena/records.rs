@@ -6,7 +6,7 @@
 //! place, so a record exists whole or not at all, even if the match is interrupted.
 
 use super::referee::{Ending, Outcome};
-use crate::game::Colour;
+use crate::game::{Colour, MAX_PLAYERS};
 use crate::transcript;
 use std::fs;
 use std::io::Write;
@@ -80,6 +80,91 @@ pub fn file_name(number: usize) -> String {
     format!("game-{number:05}.gtp")
 }
 
+/// The number of a record file named by [`file_name`], if it is one.
+pub fn file_number(name: &str) -> Option<usize> {
+    let digits = name.strip_prefix("game-")?.strip_suffix(".gtp")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The record files of `dir` by number, in order of their number.
+pub fn list(dir: &Path) -> std::io::Result<Vec<(usize, PathBuf)>> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        if let Some(n) = entry.file_name().to_str().and_then(file_number) {
+            out.push((n, entry.path()));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// What a record says of its game's result, read back for `--resume`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedResult {
+    /// The game's number in its match (`# omega-match game N of M`).
+    pub game_number: usize,
+    /// The engine's name in each seat.
+    pub names: Vec<String>,
+    pub winner_seat: usize,
+    pub forfeit_seat: Option<usize>,
+}
+
+/// Reads the result of a record written by [`render`].
+pub fn read_result(text: &str) -> Result<RecordedResult, String> {
+    let mut game_number = None;
+    let mut names = Vec::new();
+    let mut winner_seat = None;
+    let mut forfeit_seat = None;
+    for line in text.lines() {
+        let Some(header) = line.strip_prefix("# ") else {
+            continue;
+        };
+        if let Some(rest) = header.strip_prefix("omega-match game ") {
+            game_number = rest.split(' ').next().and_then(|n| n.parse().ok());
+            continue;
+        }
+        let Some((key, value)) = header.split_once(": ") else {
+            continue;
+        };
+        // A seat line: `# white: NAME (COMMAND)`, in colour order.
+        if let Some(seat) = (0..MAX_PLAYERS).find(|&k| Colour::from_index(k).name() == key) {
+            if seat == names.len() {
+                names.push(value.split(" (").next().unwrap_or("").to_string());
+            }
+            continue;
+        }
+        let seat_of = |word: Option<&str>| word.and_then(Colour::parse).map(Colour::index);
+        match key {
+            "winner" => winner_seat = seat_of(value.split(' ').next()),
+            // `forfeit: <colour> <reason>`: the reason starts with the faulty colour.
+            "ended" => {
+                if let Some(reason) = value.strip_prefix("forfeit: ") {
+                    forfeit_seat = seat_of(reason.split(' ').next());
+                    if forfeit_seat.is_none() {
+                        return Err(format!("no colour in '{value}'"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let game_number = game_number.ok_or("no '# omega-match game N of M' line")?;
+    let winner_seat = winner_seat.ok_or("no '# winner:' line")?;
+    if names.len() < 2 || winner_seat >= names.len() {
+        return Err("the seats or the winner are missing".into());
+    }
+    Ok(RecordedResult {
+        game_number,
+        names,
+        winner_seat,
+        forfeit_seat,
+    })
+}
+
 /// Writes `text` to `dir/name` whole or not at all (temporary file, then rename).
 pub fn write_atomic(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
     let tmp = dir.join(format!(".{name}.tmp"));
@@ -94,4 +179,47 @@ pub fn write_atomic(dir: &Path, name: &str, text: &str) -> std::io::Result<PathB
         let _ = fs::remove_file(&tmp);
     }
     result.map(|_| path)
+}
+
+/// Appends `text` to the file `path` (created if missing), flushed to disk.
+pub fn append(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut f = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_data()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_and_numbers() {
+        assert_eq!(file_name(12), "game-00012.gtp");
+        assert_eq!(file_number("game-00012.gtp"), Some(12));
+        assert_eq!(file_number("game-123456.gtp"), Some(123_456));
+        assert_eq!(file_number(".game-00012.gtp.tmp"), None);
+        assert_eq!(file_number("game-.gtp"), None);
+        assert_eq!(file_number("game-1x.gtp"), None);
+    }
+
+    #[test]
+    fn results_read_back() {
+        let text = "# omega-match game 7 of 10\n# white: alpha (fake --seed 1)\n\
+                    # black: beta (fake)\n# result: white+F (black crashed (exit status: 3))\n\
+                    # winner: white (alpha)\n# ended: forfeit: black crashed (exit status: 3) \
+                    on 'genmove black'\nboardsize 5\n";
+        let r = read_result(text).unwrap();
+        assert_eq!(r.game_number, 7);
+        assert_eq!(r.names, ["alpha", "beta"]);
+        assert_eq!((r.winner_seat, r.forfeit_seat), (0, Some(1)));
+        let finished = text.replace(
+            "forfeit: black crashed (exit status: 3) on 'genmove black'",
+            "game over after 30 turns",
+        );
+        assert_eq!(read_result(&finished).unwrap().forfeit_seat, None);
+        assert!(read_result("# white: a (a)\n").is_err());
+    }
 }

@@ -15,17 +15,15 @@ use crate::game::{Colour, Game};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// How long any command other than `genmove` may take.
-pub const COMMAND_LIMIT: Duration = Duration::from_secs(30);
-
-/// Time control of a match, in seconds.
+/// Time control of one seat, in seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeControl {
     /// Byo-yomi: this much per turn (`time_settings 0 T 1`).
     pub movetime: Option<f64>,
     /// Absolute time for the whole game (`time_left` before every genmove).
     pub game_time: Option<f64>,
-    /// Longest wait for a genmove when neither is set.
+    /// Longest wait for any answer that has no time budget: start-up, set-up, `play`, and
+    /// `genmove` when neither time is set.
     pub timeout: f64,
 }
 
@@ -47,6 +45,11 @@ impl TimeControl {
     /// budget plus a margin of 20 % and one second (pipes, process scheduling, a loaded CI).
     pub fn limit(&self, budget: Option<f64>) -> Duration {
         Duration::from_secs_f64(budget.map_or(self.timeout, |b| b * 1.2 + 1.0))
+    }
+
+    /// The wait allowed for any command other than a timed `genmove`.
+    pub fn command_limit(&self) -> Duration {
+        Duration::from_secs_f64(self.timeout)
     }
 }
 
@@ -75,6 +78,9 @@ pub struct Outcome {
     pub opening_turns: usize,
     /// Thinking time of each seat (wall clock around its genmoves).
     pub time_used: Vec<Duration>,
+    /// Per seat, the longest genmove as a fraction of its time budget (1.0 = all of it);
+    /// 0 for a seat without a budget or without a timed genmove.
+    pub worst_turn: Vec<f64>,
     pub final_position: Game,
 }
 
@@ -94,6 +100,7 @@ pub fn forfeit(
         scores: game.scores(),
         turns: game.turn_history(),
         opening_turns,
+        worst_turn: vec![0.0; time_used.len()],
         time_used,
         final_position: game.clone(),
     }
@@ -115,23 +122,35 @@ impl Clock {
     }
 }
 
-/// Plays one game. `seats[k]` plays colour k. `None` when the match is stopping (no result).
+/// Plays one game. `seats[k]` plays colour k under the time control `times[k]`. `None` when
+/// the match is stopping (no result).
 pub fn play_game(
     seats: &mut [EngineProc],
     size: usize,
-    time: &TimeControl,
+    times: &[TimeControl],
     opening: &[Vec<Cell>],
     stop: &AtomicBool,
 ) -> Option<Outcome> {
     let players = seats.len();
+    assert_eq!(times.len(), players, "one time control a seat");
     let mut game = Game::new(size, players).expect("validated set-up");
     let mut used = vec![Duration::ZERO; players];
-    let mut clocks: Vec<Clock> = (0..players)
-        .map(|_| Clock {
-            main: time.game_time,
-            byo: time.movetime,
+    let mut worst_turn = vec![0.0f64; players];
+    let mut clocks: Vec<Clock> = times
+        .iter()
+        .map(|t| Clock {
+            main: t.game_time,
+            byo: t.movetime,
         })
         .collect();
+    // `seat` forfeits for `reason`: the game ends here.
+    macro_rules! lose {
+        ($seat:expr, $reason:expr) => {{
+            let mut outcome = forfeit(&game, opening.len(), $seat, $reason, used);
+            outcome.worst_turn = worst_turn;
+            return Some(outcome);
+        }};
+    }
     // A fault of `seat` on `cmd`: None if aborted, else the forfeit.
     macro_rules! fault {
         ($seat:expr, $cmd:expr, $fault:expr) => {{
@@ -139,20 +158,22 @@ pub fn play_game(
             if f == Fault::Aborted {
                 return None;
             }
-            let reason = format!("{} {} on '{}'", Colour::from_index($seat), f, $cmd);
-            return Some(forfeit(&game, opening.len(), $seat, reason, used));
+            lose!(
+                $seat,
+                format!("{} {} on '{}'", Colour::from_index($seat), f, $cmd)
+            )
         }};
     }
 
-    let mut setup = vec![
-        format!("boardsize {size}"),
-        format!("players {players}"),
-        "clear_board".to_string(),
-    ];
-    setup.extend(time.settings_command());
     for (seat, engine) in seats.iter_mut().enumerate() {
+        let mut setup = vec![
+            format!("boardsize {size}"),
+            format!("players {players}"),
+            "clear_board".to_string(),
+        ];
+        setup.extend(times[seat].settings_command());
         for cmd in &setup {
-            if let Err(f) = engine.command(cmd, COMMAND_LIMIT, stop) {
+            if let Err(f) = engine.command(cmd, times[seat].command_limit(), stop) {
                 fault!(seat, cmd, f);
             }
         }
@@ -167,7 +188,7 @@ pub fn play_game(
         let cmd = format!("play {colour} {}", names(&game, turn));
         game.play_turn(colour, turn).expect("openings are legal");
         for (seat, engine) in seats.iter_mut().enumerate() {
-            if let Err(f) = engine.command(&cmd, COMMAND_LIMIT, stop) {
+            if let Err(f) = engine.command(&cmd, times[seat].command_limit(), stop) {
                 fault!(seat, cmd, f);
             }
         }
@@ -181,16 +202,20 @@ pub fn play_game(
                 Some(b) if main <= 0.0 => format!("time_left {colour} {} 1", secs(b)),
                 _ => format!("time_left {colour} {} 0", secs(main)),
             };
-            if let Err(f) = seats[seat].command(&cmd, COMMAND_LIMIT, stop) {
+            if let Err(f) = seats[seat].command(&cmd, times[seat].command_limit(), stop) {
                 fault!(seat, cmd, f);
             }
         }
         let cmd = format!("genmove {colour}");
-        let limit = time.limit(clocks[seat].budget());
+        let budget = clocks[seat].budget();
+        let limit = times[seat].limit(budget);
         let start = Instant::now();
         let answer = seats[seat].command(&cmd, limit, stop);
         let elapsed = start.elapsed();
         used[seat] += elapsed;
+        if let Some(b) = budget.filter(|&b| b > 0.0) {
+            worst_turn[seat] = worst_turn[seat].max(elapsed.as_secs_f64() / b);
+        }
         if let Some(main) = clocks[seat].main.as_mut() {
             *main = (*main - elapsed.as_secs_f64()).max(0.0);
         }
@@ -199,8 +224,7 @@ pub fn play_game(
             Err(f) => fault!(seat, cmd, f),
         };
         if answer.trim().eq_ignore_ascii_case("resign") {
-            let reason = format!("{colour} resigned");
-            return Some(forfeit(&game, opening.len(), seat, reason, used));
+            lose!(seat, format!("{colour} resigned"));
         }
         let cells: Result<Vec<Cell>, _> = answer
             .split_whitespace()
@@ -216,13 +240,12 @@ pub fn play_game(
             Err(e) => fault!(seat, cmd, Fault::Malformed(format!("{answer} ({e})"))),
         };
         if let Err(e) = game.play_turn(colour, &cells) {
-            let reason = format!("{colour} illegal turn '{answer}' ({e})");
-            return Some(forfeit(&game, opening.len(), seat, reason, used));
+            lose!(seat, format!("{colour} illegal turn '{answer}' ({e})"));
         }
         let play = format!("play {colour} {}", names(&game, &cells));
         for (other, engine) in seats.iter_mut().enumerate() {
             if other != seat {
-                if let Err(f) = engine.command(&play, COMMAND_LIMIT, stop) {
+                if let Err(f) = engine.command(&play, times[other].command_limit(), stop) {
                     fault!(other, play, f);
                 }
             }
@@ -235,6 +258,7 @@ pub fn play_game(
         turns: game.turn_history(),
         opening_turns: opening.len(),
         time_used: used,
+        worst_turn,
         final_position: game,
     })
 }

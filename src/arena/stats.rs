@@ -6,6 +6,12 @@
 //! normal approximation of wins against losses) and fastchess (the trinomial GSPRT
 //! log-likelihood ratio of Michel Van den Bergh, logistic model, no BayesElo draw model).
 //! The code is written from the formulas, not copied.
+//!
+//! Game pairs (one opening, colours swapped) are also counted as fastchess and fishtest do:
+//! the *pentanomial* counts of the first engine's pair scores 0, 1/2, 1, 3/2, 2; the Elo,
+//! error bar and SPRT then use the mean and variance of the pair score, which removes the
+//! variance the openings and seats add. Ratings of three or more engines come from a
+//! Bradley-Terry fit by maximum likelihood ([`bradley_terry`]), as BayesElo and Ordo do.
 
 /// Two-sided 95 % quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -145,6 +151,40 @@ impl Wld {
     }
 }
 
+/// Game pairs: `counts[k]` pairs in which the first engine scored k/2 points out of 2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    pub counts: [u64; 5],
+}
+
+impl Pentanomial {
+    pub fn pairs(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// One sample a pair: the pair's mean score per game, 0, 0.25, ..., 1.
+    pub fn sample(&self) -> ScoreSample {
+        let mut s = ScoreSample::default();
+        for (k, &n) in self.counts.iter().enumerate() {
+            let x = k as f64 / 4.0;
+            s.games += n;
+            s.sum += n as f64 * x;
+            s.sum_sq += n as f64 * x * x;
+        }
+        s
+    }
+
+    /// Elo from the mean pair score, and the half-width of its 95 % interval from the
+    /// variance between pairs (fastchess's pentanomial error).
+    pub fn elo(&self) -> f64 {
+        self.sample().elo()
+    }
+
+    pub fn elo_error(&self) -> f64 {
+        self.sample().elo_error()
+    }
+}
+
 /// Parameters of a sequential probability ratio test of H0: elo = elo0 against
 /// H1: elo = elo1, with error rates alpha (false H1) and beta (false H0).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -178,7 +218,17 @@ impl Sprt {
     /// approximation that fastchess and fishtest use. It is 0 while v is 0 (all results
     /// alike), as the variance is not known yet.
     pub fn llr(&self, wld: &Wld) -> f64 {
-        let sample = wld.sample();
+        self.llr_of(&wld.sample())
+    }
+
+    /// The same ratio from game pairs: n pairs, m and v the mean and variance of the pair
+    /// score per game (fastchess's and fishtest's pentanomial GSPRT, normal approximation).
+    pub fn llr_pentanomial(&self, pairs: &Pentanomial) -> f64 {
+        self.llr_of(&pairs.sample())
+    }
+
+    /// The ratio for independent samples of a score in [0, 1].
+    pub fn llr_of(&self, sample: &ScoreSample) -> f64 {
         let v = sample.variance();
         if sample.games == 0 || v <= 0.0 {
             return 0.0;
@@ -189,7 +239,11 @@ impl Sprt {
     }
 
     pub fn decision(&self, wld: &Wld) -> SprtDecision {
-        let llr = self.llr(wld);
+        self.decide(self.llr(wld))
+    }
+
+    /// The decision a log-likelihood ratio gives against Wald's bounds.
+    pub fn decide(&self, llr: f64) -> SprtDecision {
         let (lower, upper) = self.bounds();
         if llr >= upper {
             SprtDecision::AcceptH1
@@ -198,6 +252,143 @@ impl Sprt {
         } else {
             SprtDecision::Continue
         }
+    }
+}
+
+/// One pairwise result for [`bradley_terry`]: engine `a` scored `score` (1 win, 0.5 draw,
+/// 0 loss) against engine `b`, counted as `weight` games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairResult {
+    pub a: usize,
+    pub b: usize,
+    pub score: f64,
+    pub weight: f64,
+}
+
+/// Ratings from [`bradley_terry`], in Elo, their mean 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ratings {
+    pub elo: Vec<f64>,
+    /// Half-width of each rating's 95 % interval (normal approximation at the maximum).
+    pub error: Vec<f64>,
+}
+
+/// Natural-log units of strength to Elo: 400 / ln 10.
+const ELO_PER_NAT: f64 = 173.717_792_761_245_6;
+
+fn logistic(t: f64) -> f64 {
+    1.0 / (1.0 + (-t).exp())
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` if singular.
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..n {
+            let f = a[row][col] / a[col][col];
+            let (upper, lower) = a.split_at_mut(row);
+            for (x, y) in lower[0][col..].iter_mut().zip(&upper[col][col..]) {
+                *x -= f * y;
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let tail: f64 = (row + 1..n).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - tail) / a[row][row];
+    }
+    Some(x)
+}
+
+/// The Bradley-Terry (logistic Elo) ratings of `engines` engines that maximise the
+/// likelihood of `results` times a prior: every engine also drew `prior` virtual games
+/// against a reference engine of strength 0 (BayesElo's and Ordo's way to keep a clean
+/// sweep finite). Newton's method on the log-likelihood, which the prior makes strictly
+/// concave; the intervals come from the inverse of its Hessian (the observed information),
+/// for each rating minus the mean of all. A draw counts as half a win and half a loss.
+///
+/// Contract: `prior > 0`, weights >= 0, scores in [0, 1], engine indices < `engines`.
+pub fn bradley_terry(engines: usize, results: &[PairResult], prior: f64) -> Ratings {
+    // won[i][j]: i's weighted score against j; games[i][j]: their weighted games.
+    let mut won = vec![vec![0.0; engines]; engines];
+    let mut games = vec![vec![0.0; engines]; engines];
+    for r in results.iter().filter(|r| r.a != r.b) {
+        won[r.a][r.b] += r.weight * r.score;
+        won[r.b][r.a] += r.weight * (1.0 - r.score);
+        games[r.a][r.b] += r.weight;
+        games[r.b][r.a] += r.weight;
+    }
+    // The Hessian of the log-likelihood at `theta` (negative definite) and its gradient.
+    let derivatives = |theta: &[f64]| {
+        let mut hessian = vec![vec![0.0; engines]; engines];
+        let mut gradient = vec![0.0; engines];
+        for i in 0..engines {
+            let q = logistic(theta[i]);
+            gradient[i] += prior * (0.5 - q);
+            hessian[i][i] -= prior * q * (1.0 - q);
+            for j in 0..engines {
+                if i == j || games[i][j] == 0.0 {
+                    continue;
+                }
+                let p = logistic(theta[i] - theta[j]);
+                gradient[i] += won[i][j] - games[i][j] * p;
+                let w = games[i][j] * p * (1.0 - p);
+                hessian[i][i] -= w;
+                hessian[i][j] += w;
+            }
+        }
+        (hessian, gradient)
+    };
+    let mut theta = vec![0.0; engines];
+    for _ in 0..200 {
+        let (hessian, gradient) = derivatives(&theta);
+        let minus: Vec<Vec<f64>> = hessian
+            .iter()
+            .map(|row| row.iter().map(|x| -x).collect())
+            .collect();
+        let Some(step) = solve(minus, gradient) else {
+            break;
+        };
+        // Steps are capped (10 nats, 1737 Elo) so that a far start cannot overshoot wildly.
+        let largest = step.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let scale = if largest > 10.0 { 10.0 / largest } else { 1.0 };
+        for (t, s) in theta.iter_mut().zip(&step) {
+            *t += scale * s;
+        }
+        if largest < 1e-10 {
+            break;
+        }
+    }
+    let (hessian, _) = derivatives(&theta);
+    let mean = theta.iter().sum::<f64>() / engines.max(1) as f64;
+    let mut error = vec![f64::NAN; engines];
+    for (i, e) in error.iter_mut().enumerate() {
+        // Variance of theta_i - mean(theta) = u' C u with C = (-H)^-1, u = e_i - 1/E.
+        let u: Vec<f64> = (0..engines)
+            .map(|k| f64::from(u8::from(k == i)) - 1.0 / engines as f64)
+            .collect();
+        let minus: Vec<Vec<f64>> = hessian
+            .iter()
+            .map(|row| row.iter().map(|x| -x).collect())
+            .collect();
+        if let Some(cu) = solve(minus, u.clone()) {
+            let variance: f64 = u.iter().zip(&cu).map(|(a, b)| a * b).sum();
+            *e = Z95 * variance.max(0.0).sqrt() * ELO_PER_NAT;
+        }
+    }
+    Ratings {
+        elo: theta
+            .iter()
+            .map(|t| (t - mean) * ELO_PER_NAT + 0.0)
+            .collect(),
+        error,
     }
 }
 
@@ -318,5 +509,85 @@ mod tests {
         assert!(close(s.mean(), 0.375, 1e-12));
         // E[x^2] = (1 + 0.0625 * 2) / 4 = 0.28125; v = 0.28125 - 0.140625 = 0.140625.
         assert!(close(s.variance(), 0.140_625, 1e-12));
+    }
+
+    /// 50 pairs, pentanomial [5, 0, 30, 0, 15], by hand: per-game pair scores 0, 0.5, 1;
+    /// m = (30 * 0.5 + 15) / 50 = 0.6; E[x^2] = (30 * 0.25 + 15) / 50 = 0.45, v = 0.09;
+    /// stderr = sqrt(0.09 / 50) = 0.0424264; interval 0.6 -/+ 0.0831538 -> half-width 60.88
+    /// Elo; SPRT(0, 10) LLR = 50 * 0.0143872 * 0.1856128 / 0.18 = 0.74179.
+    #[test]
+    fn pentanomial_figures_by_hand() {
+        let p = Pentanomial {
+            counts: [5, 0, 30, 0, 15],
+        };
+        assert_eq!(p.pairs(), 50);
+        assert!(close(p.sample().mean(), 0.6, 1e-12));
+        assert!(close(p.sample().variance(), 0.09, 1e-12));
+        assert!(close(p.elo(), 70.44, 0.01));
+        assert!(close(p.elo_error(), 60.88, 0.01), "{}", p.elo_error());
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert!(close(sprt.llr_pentanomial(&p), 0.741_79, 1e-4));
+        assert_eq!(
+            sprt.decide(sprt.llr_pentanomial(&p)),
+            SprtDecision::Continue
+        );
+    }
+
+    fn games(a: usize, b: usize, wins: u32, losses: u32) -> Vec<PairResult> {
+        let one = |score| PairResult {
+            a,
+            b,
+            score,
+            weight: 1.0,
+        };
+        let mut v: Vec<PairResult> = (0..wins).map(|_| one(1.0)).collect();
+        v.extend((0..losses).map(|_| one(0.0)));
+        v
+    }
+
+    /// A beats B 3 - 1. Without a prior (a tiny one) the fit is the plain maximum
+    /// likelihood: p = 3/4, difference 400 log10(3) = 190.85 Elo; the information on the
+    /// difference is 4 p (1 - p) = 0.75, so each rating (half the difference from the mean)
+    /// has a 95 % half-width of 1.96 / sqrt(0.75) / 2 * 173.72 = 196.58 Elo.
+    /// With one virtual draw each against the reference, the equation by symmetry
+    /// (theta_A = -theta_B = x) is 3 - 4 s(2x) + 0.5 - s(x) = 0, s the logistic function;
+    /// bisection gives x = 82.42 Elo, and the Hessian a half-width of 177.19.
+    #[test]
+    fn bradley_terry_two_engines_by_hand() {
+        let results = games(0, 1, 3, 1);
+        let plain = bradley_terry(2, &results, 1e-9);
+        assert!(
+            close(plain.elo[0] - plain.elo[1], 190.85, 0.01),
+            "{plain:?}"
+        );
+        assert!(close(plain.error[0], 196.58, 0.01), "{plain:?}");
+        let r = bradley_terry(2, &results, 1.0);
+        assert!(close(r.elo[0], 82.42, 0.01), "{r:?}");
+        assert!(close(r.elo[1], -82.42, 0.01), "{r:?}");
+        assert!(close(r.error[0], 177.19, 0.01), "{r:?}");
+    }
+
+    /// The fault this fit fixes: a clean sweep beside ordinary results gave inf/NaN rows.
+    /// With the prior every rating and interval is finite, the order is right, and the mean
+    /// is 0.
+    #[test]
+    fn bradley_terry_keeps_sweeps_finite() {
+        let mut results = games(0, 1, 10, 0);
+        results.extend(games(0, 2, 10, 0));
+        results.extend(games(1, 2, 6, 4));
+        let r = bradley_terry(3, &results, 1.0);
+        assert!(r.elo.iter().chain(&r.error).all(|x| x.is_finite()), "{r:?}");
+        assert!(r.elo[0] > r.elo[1] && r.elo[1] > r.elo[2], "{r:?}");
+        assert!(r.error.iter().all(|&e| e > 10.0), "{r:?}");
+        assert!(close(r.elo.iter().sum::<f64>(), 0.0, 1e-6));
+        // No games at all: everyone 0, with the prior's (wide) interval.
+        let none = bradley_terry(3, &[], 1.0);
+        assert!(none.elo.iter().all(|&x| close(x, 0.0, 1e-9)));
+        assert!(none.error.iter().all(|e| e.is_finite()));
     }
 }

@@ -11,11 +11,31 @@
 //! score in a game is its mean over the pairs (its seat, a seat of another engine), in
 //! [0, 1]; with two players that is 1 for a win and 0 for a loss. Equally strong engines
 //! expect 0.5 (K = 3: the winner scores 1, each loser (0 + 0.5)/2 = 0.25, mean 0.5). Its
-//! score fraction is the mean over its games, its Elo against the field -400 log10(1/s - 1),
-//! and the error bar comes from the per-game variance of that score, as for two engines.
+//! score fraction is the mean over its games. The ratings of the table are a Bradley-Terry
+//! fit by maximum likelihood ([`bradley_terry`]) over those pairwise results, each pair
+//! weighted 1/(K - 1) so that every seat's pairs count as one game (the pairs of one game are
+//! not independent), with a weak prior (one virtual draw against a reference) that keeps a
+//! clean sweep finite; intervals from the Hessian. Ratings are relative to the mean of all.
+//!
+//! Two engines also get the pentanomial count of their game pairs (the games of one schedule
+//! group: one opening, colours swapped), see [`Pentanomial`].
 
-use super::stats::{ScoreSample, Sprt, SprtDecision, Wld};
+use super::stats::{bradley_terry, PairResult, Pentanomial, ScoreSample, Sprt, SprtDecision, Wld};
 use crate::game::Colour;
+use std::collections::HashMap;
+
+/// Weight of the prior of the rating fit: one virtual draw of every engine against a
+/// reference of strength 0.
+pub const RATING_PRIOR: f64 = 1.0;
+
+/// Which log-likelihood ratio decides an SPRT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtModel {
+    /// Game pairs (the default, as fastchess and fishtest with paired openings).
+    Pentanomial,
+    /// Single games.
+    Trinomial,
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct EngineTally {
@@ -36,6 +56,12 @@ pub struct Tally {
     pub names: Vec<String>,
     /// Results of engine 0 against engine 1 (two-engine matches).
     pub pair: Wld,
+    /// Game pairs of engine 0 against engine 1 (two-engine matches).
+    pub pentanomial: Pentanomial,
+    /// Engine 0's points in the schedule groups not yet complete: group -> (games, points).
+    open_groups: HashMap<usize, (usize, u64)>,
+    /// Pairwise results for the rating fit, merged by (a, b, score).
+    results: HashMap<(usize, usize, u8), f64>,
     pub engines: Vec<EngineTally>,
 }
 
@@ -74,8 +100,52 @@ impl Tally {
         Tally {
             names,
             pair: Wld::default(),
+            pentanomial: Pentanomial::default(),
+            open_groups: HashMap::new(),
+            results: HashMap::new(),
             engines,
         }
+    }
+
+    /// Counts one game of a schedule group of `group_size` games that share an opening
+    /// (see [`super::schedule`]): as [`Tally::add`], and with two engines a complete group
+    /// of two games is a game pair of the pentanomial count.
+    pub fn add_in_group(
+        &mut self,
+        group: usize,
+        group_size: usize,
+        seats: &[usize],
+        winner_seat: usize,
+        forfeit_seat: Option<usize>,
+    ) {
+        self.add(seats, winner_seat, forfeit_seat);
+        if self.names.len() != 2 || group_size != 2 {
+            return;
+        }
+        let entry = self.open_groups.entry(group).or_insert((0, 0));
+        entry.0 += 1;
+        entry.1 += u64::from(seats[winner_seat] == 0);
+        if entry.0 == group_size {
+            let points = entry.1 as usize;
+            self.open_groups.remove(&group);
+            // No draws: a pair scores 0, 1 or 2 points, pentanomial index 0, 2 or 4.
+            self.pentanomial.counts[2 * points] += 1;
+        }
+    }
+
+    /// The ratings of the Bradley-Terry fit over every game counted so far.
+    pub fn ratings(&self) -> super::stats::Ratings {
+        let results: Vec<PairResult> = self
+            .results
+            .iter()
+            .map(|(&(a, b, halves), &weight)| PairResult {
+                a,
+                b,
+                score: f64::from(halves) / 2.0,
+                weight,
+            })
+            .collect();
+        bradley_terry(self.names.len(), &results, RATING_PRIOR)
     }
 
     pub fn games(&self) -> u64 {
@@ -85,6 +155,21 @@ impl Tally {
     /// Counts one game: the engine in each seat, the winning seat, the forfeiting seat.
     pub fn add(&mut self, seats: &[usize], winner_seat: usize, forfeit_seat: Option<usize>) {
         let winner = seats[winner_seat];
+        let weight = 1.0 / (seats.len() - 1) as f64;
+        for (s, &a) in seats.iter().enumerate() {
+            for (t, &b) in seats.iter().enumerate().skip(s + 1) {
+                let halves = if s == winner_seat {
+                    2
+                } else if t == winner_seat {
+                    0
+                } else {
+                    1
+                };
+                if a != b {
+                    *self.results.entry((a, b, halves)).or_insert(0.0) += weight;
+                }
+            }
+        }
         for e in 0..self.engines.len() {
             let Some(x) = pairwise_score(seats, winner_seat, e) else {
                 continue;
@@ -143,42 +228,71 @@ impl Tally {
         )
     }
 
-    /// `SPRT: llr 1.23 (41.8%), lbound -2.94, ubound 2.94` and the decision, if any.
-    pub fn sprt_line(&self, sprt: &Sprt) -> String {
-        let llr = sprt.llr(&self.pair);
+    /// The log-likelihood ratio of the SPRT under `model`.
+    pub fn llr(&self, sprt: &Sprt, model: SprtModel) -> f64 {
+        match model {
+            SprtModel::Pentanomial => sprt.llr_pentanomial(&self.pentanomial),
+            SprtModel::Trinomial => sprt.llr(&self.pair),
+        }
+    }
+
+    pub fn sprt_decision(&self, sprt: &Sprt, model: SprtModel) -> SprtDecision {
+        sprt.decide(self.llr(sprt, model))
+    }
+
+    /// `SPRT (pentanomial): llr 1.23 (41.8%), lbound -2.94, ubound 2.94` and the decision,
+    /// if any.
+    pub fn sprt_line(&self, sprt: &Sprt, model: SprtModel) -> String {
+        let llr = self.llr(sprt, model);
         let (lo, hi) = sprt.bounds();
         let share = if llr >= 0.0 { llr / hi } else { llr / lo };
-        let decision = match sprt.decision(&self.pair) {
+        let decision = match sprt.decide(llr) {
             SprtDecision::Continue => "",
             SprtDecision::AcceptH0 => " - H0 was accepted",
             SprtDecision::AcceptH1 => " - H1 was accepted",
         };
+        let name = match model {
+            SprtModel::Pentanomial => "pentanomial",
+            SprtModel::Trinomial => "trinomial",
+        };
         format!(
-            "SPRT: llr {llr:.3} ({:.1}%), lbound {lo:.3}, ubound {hi:.3}{decision}",
+            "SPRT ({name}): llr {llr:.3} ({:.1}%), lbound {lo:.3}, ubound {hi:.3}{decision}",
             100.0 * share
         )
     }
 
-    /// The table of every engine, best Elo first.
+    /// `Ptnml(0-2): [a, b, c, d, e], Elo: E +/- e (game pairs)`.
+    pub fn pentanomial_line(&self) -> String {
+        let p = &self.pentanomial;
+        let counts: Vec<String> = p.counts.iter().map(u64::to_string).collect();
+        format!(
+            "Ptnml(0-2): [{}], {} pairs, Elo: {:.1} +/- {:.1}",
+            counts.join(", "),
+            p.pairs(),
+            p.elo(),
+            p.elo_error()
+        )
+    }
+
+    /// The table of every engine, best rating first: the Bradley-Terry rating and its
+    /// 95 % half-width, games won, games played, pairwise score, forfeits.
     pub fn table(&self) -> String {
         let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
         let mut s = format!(
             "{:>4} {:<width$} {:>7} {:>7} {:>7} {:>6} {:>7} {:>8}\n",
             "Rank", "Name", "Elo", "+/-", "Points", "Games", "Score", "Forfeits"
         );
+        let ratings = self.ratings();
         let mut order: Vec<usize> = (0..self.names.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (ea, eb) = (self.engines[a].sample.mean(), self.engines[b].sample.mean());
-            eb.total_cmp(&ea).then(a.cmp(&b))
-        });
+        order.sort_by(|&a, &b| ratings.elo[b].total_cmp(&ratings.elo[a]).then(a.cmp(&b)));
         for (rank, &e) in order.iter().enumerate() {
             let t = &self.engines[e];
             s += &format!(
                 "{:>4} {:<width$} {:>7.1} {:>7.1} {:>7} {:>6} {:>6.1}% {:>8}\n",
                 rank + 1,
                 self.names[e],
-                t.sample.elo(),
-                t.sample.elo_error(),
+                ratings.elo[e],
+                ratings.error[e],
                 t.points,
                 t.games,
                 100.0 * t.sample.mean(),
@@ -206,15 +320,19 @@ impl Tally {
     }
 
     /// The closing summary.
-    pub fn summary(&self, sprt: Option<&Sprt>) -> String {
+    pub fn summary(&self, sprt: Option<(&Sprt, SprtModel)>) -> String {
         self.result_lines(sprt) + &self.seat_lines()
     }
 
-    fn result_lines(&self, sprt: Option<&Sprt>) -> String {
+    fn result_lines(&self, sprt: Option<(&Sprt, SprtModel)>) -> String {
         if self.names.len() == 2 {
             let mut s = format!("{}\n{}\n", self.score_line(), self.elo_line());
-            if let Some(sprt) = sprt {
-                s += &self.sprt_line(sprt);
+            if self.pentanomial.pairs() > 0 {
+                s += &self.pentanomial_line();
+                s.push('\n');
+            }
+            if let Some((sprt, model)) = sprt {
+                s += &self.sprt_line(sprt, model);
                 s.push('\n');
             }
             s += &format!(
@@ -294,6 +412,32 @@ mod tests {
             rows[3].contains(" C ") && rows[3].contains("0.0%"),
             "{table}"
         );
+        // Finite ratings and intervals in every row, though A won all and C lost all.
+        for row in &rows[1..] {
+            let cols: Vec<f64> = row
+                .split_whitespace()
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            assert!(cols.iter().all(|x| x.is_finite()), "{table}");
+            assert!(cols[2] > 0.0, "+/- must be positive: {table}");
+        }
+        assert!(!table.contains("inf") && !table.contains("NaN"), "{table}");
+    }
+
+    /// Two engines, groups of two: pairs complete in any order; a lone game is no pair.
+    #[test]
+    fn pentanomial_counts_complete_pairs() {
+        let mut t = Tally::new(vec!["A".into(), "B".into()]);
+        t.add_in_group(1, 2, &[1, 0], 1, None); // A wins (seat 1)
+        t.add_in_group(0, 2, &[0, 1], 0, None); // A wins
+        t.add_in_group(0, 2, &[1, 0], 0, None); // B wins: pair 0 = 1 point
+        t.add_in_group(1, 2, &[0, 1], 0, None); // A wins: pair 1 = 2 points
+        t.add_in_group(2, 2, &[0, 1], 1, None); // lone game
+        assert_eq!(t.pentanomial.counts, [0, 0, 1, 0, 1]);
+        assert_eq!(t.pair.games(), 5);
+        assert!(t
+            .pentanomial_line()
+            .starts_with("Ptnml(0-2): [0, 0, 1, 0, 1], 2 pairs"));
     }
 
     #[test]

@@ -4,7 +4,12 @@
 //! ```text
 //! omega-fake-engine [--seed X] [--name NAME] [--delay SECONDS]
 //!                   [--crash-at N | --illegal-at N | --garbage-at N | --hang-at N]
+//!                   [--startup-delay SECONDS] [--fail-at-start MESSAGE]
 //! ```
+//!
+//! `--startup-delay` waits before reading any command (a slow start); `--fail-at-start`
+//! writes MESSAGE to stderr and exits with status 4 before reading any command. With
+//! `--time-used FRACTION` a genmove under `time_settings 0 T 1` sleeps FRACTION of T.
 
 use omega::board::Cell;
 use omega::game::{Colour, Game};
@@ -23,6 +28,9 @@ struct Options {
     illegal_at: Option<usize>,
     garbage_at: Option<usize>,
     hang_at: Option<usize>,
+    startup_delay: f64,
+    fail_at_start: Option<String>,
+    time_used: f64,
 }
 
 fn options() -> Options {
@@ -42,6 +50,9 @@ fn options() -> Options {
             "--illegal-at" => o.illegal_at = n(),
             "--garbage-at" => o.garbage_at = n(),
             "--hang-at" => o.hang_at = n(),
+            "--startup-delay" => o.startup_delay = value.parse().unwrap_or(0.0),
+            "--fail-at-start" => o.fail_at_start = Some(value.clone()),
+            "--time-used" => o.time_used = value.parse().unwrap_or(0.0),
             _ => {
                 eprintln!("omega-fake-engine: unknown option {flag}");
                 std::process::exit(2);
@@ -53,6 +64,14 @@ fn options() -> Options {
 
 fn main() {
     let o = options();
+    if let Some(message) = &o.fail_at_start {
+        eprintln!("omega-fake-engine: starting");
+        eprintln!("omega-fake-engine: {message}");
+        std::process::exit(4);
+    }
+    std::thread::sleep(Duration::from_secs_f64(o.startup_delay));
+    // Seconds a turn under `time_settings 0 T 1`, when set.
+    let mut movetime = 0.0;
     let mut rng = StdRng::seed_from_u64(o.seed);
     let (mut side, mut players) = (5, 2);
     let mut game = Game::new(side, players).expect("default set-up");
@@ -98,11 +117,16 @@ fn main() {
                     })
                     .map_err(|e| format!("{e:?}"))
             }
-            "time_settings" | "time_left" => Ok(String::new()),
+            "time_settings" => {
+                let byo = args.get(1).and_then(|a| a.parse::<f64>().ok());
+                movetime = byo.filter(|b| b.is_finite() && *b >= 0.0).unwrap_or(0.0);
+                Ok(String::new())
+            }
+            "time_left" => Ok(String::new()),
             "play" => play(&mut game, args),
             "genmove" => {
                 genmoves += 1;
-                std::thread::sleep(Duration::from_secs_f64(o.delay));
+                std::thread::sleep(Duration::from_secs_f64(o.delay + o.time_used * movetime));
                 if o.crash_at == Some(genmoves) {
                     std::process::exit(3);
                 }

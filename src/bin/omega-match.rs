@@ -1,21 +1,29 @@
 //! `omega-match`: plays engines against each other and measures their strength.
 //! All the logic lives in `omega::arena`; this is the thin front door.
 
-use omega::arena::cli::{parse_args, CliError, USAGE};
-use omega::arena::runner;
+use omega::arena::cli::{parse_args, CliError, USAGE, VERSION};
+use omega::arena::runner::{self, note, Out};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let config = match parse_args(&args) {
         Ok(c) => c,
         Err(CliError::Help) => {
-            print!("{USAGE}");
+            let mut out = Out::default();
+            out.line(USAGE.trim_end());
+            return;
+        }
+        Err(CliError::Version) => {
+            Out::default().line(VERSION);
             return;
         }
         Err(CliError::Usage(msg)) => {
-            eprintln!("omega-match: {msg}");
+            note(&msg);
             std::process::exit(2);
         }
     };
@@ -28,7 +36,7 @@ fn main() {
         }
     });
     if let Err(e) = handler {
-        eprintln!("omega-match: warning: cannot catch Ctrl-C: {e}");
+        note(&format!("warning: cannot catch Ctrl-C: {e}"));
     }
     std::process::exit(runner::run(config, interrupt));
 }

@@ -3,6 +3,7 @@
 //! writer. The reference for users is `protocol.md`.
 
 pub mod commands;
+pub mod fuzzcheck;
 mod handlers;
 pub mod render;
 
