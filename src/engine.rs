@@ -49,6 +49,8 @@ pub struct Engine {
     ponder: bool,
     /// The colour of the last `genmove`: the engine ponders while another colour is to move.
     own_colour: Option<Colour>,
+    /// Threads of the solver (`--threads`).
+    solver_threads: usize,
 }
 
 impl Engine {
@@ -63,6 +65,7 @@ impl Engine {
             stop,
             ponder: config.ponder,
             own_colour: None,
+            solver_threads: config.options.mcts.threads,
         }
     }
 
@@ -173,7 +176,7 @@ impl Engine {
     /// Proves who wins the position with best play (two players), within `limit` or until
     /// the stop signal. The game is unchanged.
     pub fn solve(&mut self, limit: Duration) -> (Outcome, Stats) {
-        solver::solve(&self.game, limit, &self.stop)
+        solver::solve(&self.game, limit, &self.stop, self.solver_threads)
     }
 
     pub fn set_time_control(&mut self, control: TimeControl) {

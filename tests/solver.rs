@@ -31,7 +31,7 @@ fn minimax(game: &mut Game) -> Colour {
 }
 
 fn solved(game: &Game) -> Outcome {
-    solve(game, Duration::from_secs(60), &Stop::new()).0
+    solve(game, Duration::from_secs(60), &Stop::new(), 2).0
 }
 
 /// Checks the solver's answer on `game` against minimax, and that its turn wins.
@@ -114,9 +114,9 @@ fn a_raised_stop_gives_unknown() {
     let game = Game::new(5, 2).unwrap();
     let stop = Stop::new();
     stop.raise();
-    let (outcome, stats) = solve(&game, Duration::from_secs(60), &stop);
+    let (outcome, stats) = solve(&game, Duration::from_secs(60), &stop, 2);
     assert_eq!(outcome, Outcome::Unknown);
     assert!(stats.elapsed < Duration::from_secs(1));
-    let (outcome, _) = solve(&game, Duration::from_millis(50), &Stop::new());
+    let (outcome, _) = solve(&game, Duration::from_millis(50), &Stop::new(), 2);
     assert_eq!(outcome, Outcome::Unknown);
 }

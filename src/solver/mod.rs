@@ -11,7 +11,11 @@
 //!    of the opponent's stones (merging its groups);
 //! 3. the first winning move cuts the rest (one winning child proves an OR node);
 //! 4. the game's last two turns are not searched stone by stone but computed from the
-//!    scores with one or two stones added (see `last_turns_winner`).
+//!    scores with one or two stones added (see `last_turns_winner`);
+//! 5. with several threads, the others search the same position in other orders and share
+//!    the table (as lazy SMP shares a transposition table): what one proves, the others
+//!    find. An entry is one word, the key with the winner in its lowest bit, so threads
+//!    read and write it without locks.
 //!
 //! The search never prints; it stops at the time limit or the stop signal with `Unknown`.
 
@@ -20,6 +24,7 @@ mod symmetry;
 use crate::board::Cell;
 use crate::game::{mix64, Colour, Game};
 use crate::stop::Stop;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 pub use symmetry::symmetries;
 
@@ -48,17 +53,50 @@ const LAST_CELLS: usize = 8;
 /// Nodes between two looks at the clock and the stop signal.
 const CHECK_EVERY: u64 = 4096;
 
-/// Solves `game` for its two players within `limit` (or until `stop` is raised).
-/// Contract: two players, the game at a turn boundary.
-pub fn solve(game: &Game, limit: Duration, stop: &Stop) -> (Outcome, Stats) {
+/// Solves `game` for its two players within `limit` (or until `stop` is raised), with
+/// `threads` threads (at least one). Contract: two players, the game at a turn boundary.
+pub fn solve(game: &Game, limit: Duration, stop: &Stop, threads: usize) -> (Outcome, Stats) {
     let start = Instant::now();
-    let mut solver = Solver::new(game, start + limit, stop);
-    let outcome = solver.root();
+    let table: Vec<AtomicU64> = (0..TABLE_ENTRIES).map(|_| AtomicU64::new(0)).collect();
+    let done = AtomicBool::new(false);
+    let shared = Shared {
+        table: &table,
+        deadline: start + limit,
+        stop,
+        done: &done,
+    };
+    let (outcome, nodes) = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads.max(1))
+            .map(|i| {
+                scope.spawn(move || {
+                    let mut helper = Solver::new(game, shared, i);
+                    helper.root();
+                    helper.nodes
+                })
+            })
+            .collect();
+        let mut solver = Solver::new(game, shared, 0);
+        let outcome = solver.root();
+        done.store(true, Relaxed);
+        let others: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+        (outcome, solver.nodes + others)
+    });
     let stats = Stats {
-        nodes: solver.nodes,
+        nodes,
         elapsed: start.elapsed(),
     };
     (outcome, stats)
+}
+
+/// What the threads of one solve share.
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    /// Solved positions: the canonical hash with its lowest bit replaced by the winner.
+    table: &'a [AtomicU64],
+    deadline: Instant,
+    stop: &'a Stop,
+    /// Raised when the first thread has its answer: the others stop.
+    done: &'a AtomicBool,
 }
 
 struct Solver<'a> {
@@ -69,22 +107,23 @@ struct Solver<'a> {
     keys: Vec<[u64; 2]>,
     /// The hash of the position's image under each symmetry.
     hashes: Vec<u64>,
-    /// Solved positions: the canonical hash with its lowest bit replaced by the winner.
-    table: Vec<u64>,
+    shared: Shared<'a>,
+    /// 0 for the thread whose answer counts; the others vary the move order by it.
     /// Cut-offs by colour placed, mover's own or not, and cell, weighted by the turns left
     /// (the history heuristic: a stone that won in one position often wins in its siblings).
     history: Vec<u64>,
     /// Move lists by depth, and the buffer they are sorted in.
     lists: Vec<Vec<Cell>>,
     scored: Vec<(i64, Cell)>,
+    thread: usize,
+    /// Turns left at the root.
+    root_turns_left: usize,
     nodes: u64,
-    deadline: Instant,
-    stop: &'a Stop,
     aborted: bool,
 }
 
 impl<'a> Solver<'a> {
-    fn new(game: &Game, deadline: Instant, stop: &'a Stop) -> Solver<'a> {
+    fn new(game: &Game, shared: Shared<'a>, thread: usize) -> Solver<'a> {
         let board = game.board();
         let images = symmetries(board);
         let keys = (0..board.cell_count() as u64)
@@ -95,13 +134,13 @@ impl<'a> Solver<'a> {
             hashes: vec![0; images.len()],
             images,
             keys,
-            table: vec![0; TABLE_ENTRIES],
+            shared,
+            thread,
+            root_turns_left: game.turns_left(),
             history: vec![0; 4 * board.cell_count()],
             lists: Vec::new(),
             scored: Vec::new(),
             nodes: 0,
-            deadline,
-            stop,
             aborted: false,
         };
         for cell in board.cells() {
@@ -195,8 +234,11 @@ impl<'a> Solver<'a> {
     /// The winner of the position with best play; `None` when stopped.
     fn winner(&mut self) -> Option<usize> {
         self.nodes += 1;
+        let shared = &self.shared;
         if self.nodes.is_multiple_of(CHECK_EVERY)
-            && (Instant::now() >= self.deadline || self.stop.is_raised())
+            && (Instant::now() >= shared.deadline
+                || shared.stop.is_raised()
+                || shared.done.load(Relaxed))
         {
             self.aborted = true;
         }
@@ -208,13 +250,13 @@ impl<'a> Solver<'a> {
         }
         let key = self.canonical();
         let slot = (mix64(key) as usize) & (TABLE_ENTRIES - 1);
-        let entry = self.table[slot];
+        let entry = self.shared.table[slot].load(Relaxed);
         if entry | 1 == key {
             return Some((entry & 1) as usize);
         }
         if self.game.turns_left() <= 2 && self.game.at_turn_boundary() {
             let result = self.last_turns_winner();
-            self.table[slot] = (key & !1) | result as u64;
+            self.store(slot, key, result);
             return Some(result);
         }
         let mover = self.game.to_move().index();
@@ -239,8 +281,12 @@ impl<'a> Solver<'a> {
             }
         }
         self.recycle(moves);
-        self.table[slot] = (key & !1) | result as u64;
+        self.store(slot, key, result);
         Some(result)
+    }
+
+    fn store(&self, slot: usize, key: u64, winner: usize) {
+        self.shared.table[slot].store((key & !1) | winner as u64, Relaxed);
     }
 
     /// The winner when one or two turns are left (step 4 of the module): each turn places
@@ -362,6 +408,12 @@ impl<'a> Solver<'a> {
             scored.push((key, cell));
         }
         scored.sort_unstable();
+        // The other threads start elsewhere: near the root (where the subtrees are big) the
+        // list is rotated by the thread's number, so each proves other subtrees first.
+        if self.thread > 0 && self.game.turns_left() + 4 > self.root_turns_left {
+            let len = scored.len();
+            scored.rotate_left((self.thread * 3 + depth) % len.max(1));
+        }
         let mut moves = std::mem::take(&mut self.lists[depth]);
         moves.clear();
         moves.extend(scored.iter().map(|&(_, c)| c));
