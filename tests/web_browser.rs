@@ -28,6 +28,34 @@ impl Drop for Killed {
     }
 }
 
+/// Chromium's processes of one profile, ended when the test ends, however it ends: killing
+/// chromedriver leaves its browser running, and a failed test never reaches `close()`.
+struct Browser(PathBuf);
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let flag = format!("--user-data-dir={}", self.0.display());
+        let Ok(procs) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        for entry in procs.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name
+                .to_str()
+                .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            else {
+                continue;
+            };
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            if cmdline.split(|&b| b == 0).any(|arg| arg == flag.as_bytes()) {
+                let _ = Command::new("kill").args(["-9", pid]).status();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 fn binary(env: &str, default: &str) -> Option<PathBuf> {
     let path = std::env::var_os(env).map_or_else(|| PathBuf::from(default), PathBuf::from);
     path.exists().then_some(path)
@@ -170,8 +198,10 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium-profile");
+    let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("chromium-profile-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
+    let _browser = Browser(profile.clone());
     let mut args: Vec<String> = FLAGS.iter().map(|f| f.to_string()).collect();
     args.push(format!("--user-data-dir={}", profile.display()));
     let caps = json!({ "goog:chromeOptions": { "binary": chromium, "args": args } });
