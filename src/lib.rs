@@ -3,7 +3,7 @@
 //! Dependencies run one way: `protocol -> engine -> player -> mcts, search (generic cores)
 //! and playout, position (Omega for each core) -> eval -> game -> board`;
 //! `arena` (the match driver) uses only `game`, `board` and `transcript`: engines are child
-//! processes.
+//! processes; `web` (the board in the browser) uses those and `arena`'s engine processes.
 
 pub mod arena;
 pub mod bench;
@@ -22,3 +22,4 @@ pub mod solver;
 pub mod stop;
 pub mod timeman;
 pub mod transcript;
+pub mod web;

@@ -172,6 +172,19 @@ impl EngineProc {
         limit: Duration,
         stop: &AtomicBool,
     ) -> Result<String, Fault> {
+        self.command_streaming(cmd, limit, stop, &mut |_| {})
+    }
+
+    /// As [`EngineProc::command`], and every line of the answer is also given to `on_line`
+    /// as soon as it arrives (the first with its `=`), for answers that stream while the
+    /// engine thinks (`analyze`, `genmove_analyze`).
+    pub fn command_streaming(
+        &mut self,
+        cmd: &str,
+        limit: Duration,
+        stop: &AtomicBool,
+        on_line: &mut dyn FnMut(&str),
+    ) -> Result<String, Fault> {
         if !self.healthy {
             return Err(Fault::Crashed("already stopped".into()));
         }
@@ -206,6 +219,7 @@ impl EngineProc {
                     if !answer.is_empty() && line.trim().is_empty() {
                         return self.finish(answer);
                     }
+                    on_line(&line);
                     answer.push(line);
                 }
                 Err(RecvTimeoutError::Timeout) => {}

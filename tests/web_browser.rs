@@ -1,0 +1,363 @@
+//! The page in a real browser: headless Chromium driven over WebDriver (chromedriver and the
+//! fantoccini client) plays a side-4 two-player game against the engine by clicking cells,
+//! and the final scores the page shows must be the referee's.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without them
+//! the test fails and says so, unless `OMEGA_SKIP_BROWSER=1` is set. `OMEGA_CHROMIUM` and
+//! `OMEGA_CHROMEDRIVER` name other binaries. Screenshots go to `target/omega-web*.png`.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use omega::game::Colour;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const WEB: &str = env!("CARGO_BIN_EXE_omega-web");
+const OMEGA: &str = env!("CARGO_BIN_EXE_omega");
+
+/// A child process killed when the test ends, however it ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Chromium's processes of one profile, ended when the test ends, however it ends: killing
+/// chromedriver leaves its browser running, and a failed test never reaches `close()`.
+struct Browser(PathBuf);
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let flag = format!("--user-data-dir={}", self.0.display());
+        let Ok(procs) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        for entry in procs.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name
+                .to_str()
+                .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            else {
+                continue;
+            };
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            if cmdline.split(|&b| b == 0).any(|arg| arg == flag.as_bytes()) {
+                let _ = Command::new("kill").args(["-9", pid]).status();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn binary(env: &str, default: &str) -> Option<PathBuf> {
+    let path = std::env::var_os(env).map_or_else(|| PathBuf::from(default), PathBuf::from);
+    path.exists().then_some(path)
+}
+
+fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    listener.local_addr().unwrap().port()
+}
+
+/// Starts omega-web on a free port with the real engine; returns it and its address.
+fn start_server() -> (Killed, String) {
+    let engine = format!("{OMEGA} --threads 1 --seed 11");
+    let mut child = Command::new(WEB)
+        .args(["--port", "0", "--engine", &engine, "--name", "omega"])
+        .args(["--movetime", "0.3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start omega-web");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .expect("omega-web prints its address");
+    let url = line
+        .trim()
+        .strip_prefix("omega-web: ")
+        .unwrap_or_else(|| panic!("unexpected first line '{line}'"))
+        .to_string();
+    (Killed(child), url)
+}
+
+/// A plain HTTP GET on loopback (the referee's own answer, not the page's).
+fn http_get(url: &str) -> String {
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_once('/').unwrap();
+    let mut stream = TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "GET /{path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    body.to_string()
+}
+
+/// Runs `script` (a JavaScript expression) until it is true, at most `limit`.
+async fn wait_until(client: &Client, script: &str, limit: Duration) {
+    let start = Instant::now();
+    loop {
+        let v = client
+            .execute(&format!("return Boolean({script});"), vec![])
+            .await
+            .expect("script runs");
+        if v == Value::Bool(true) {
+            return;
+        }
+        assert!(
+            start.elapsed() < limit,
+            "waited {limit:?} for {script}; status: {}",
+            text(client, "#status").await
+        );
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+async fn text(client: &Client, css: &str) -> String {
+    match client.find(Locator::Css(css)).await {
+        Ok(e) => e.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+async fn script(client: &Client, script: &str) -> Value {
+    client.execute(script, vec![]).await.expect("script runs")
+}
+
+/// Clicks the element `css` like a person, again if the page redrew it meanwhile.
+async fn click(client: &Client, css: &str) {
+    for _ in 0..5 {
+        if let Ok(e) = client.find(Locator::Css(css)).await {
+            if e.click().await.is_ok() {
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("cannot click {css}");
+}
+
+async fn screenshot(client: &Client, name: &str) {
+    let png = client.screenshot().await.expect("a screenshot");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
+}
+
+const FLAGS: [&str; 9] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,960",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
+    if std::env::var("OMEGA_SKIP_BROWSER").is_ok_and(|v| v == "1") {
+        eprintln!("OMEGA_SKIP_BROWSER=1: the browser test is skipped");
+        return;
+    }
+    let missing = "the browser test needs Chromium and ChromeDriver: `apt-get install chromium \
+                   chromium-driver` (Debian), or set OMEGA_CHROMIUM and OMEGA_CHROMEDRIVER, or \
+                   OMEGA_SKIP_BROWSER=1 to skip it";
+    let chromium = binary("OMEGA_CHROMIUM", "/usr/bin/chromium").expect(missing);
+    let chromedriver = binary("OMEGA_CHROMEDRIVER", "/usr/bin/chromedriver").expect(missing);
+
+    let (_server, url) = start_server();
+    let port = free_port();
+    let _driver = Killed(
+        Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+    );
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "chromedriver did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("chromium-profile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    let _browser = Browser(profile.clone());
+    let mut args: Vec<String> = FLAGS.iter().map(|f| f.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
+    let caps = json!({ "goog:chromeOptions": { "binary": chromium, "args": args } });
+    let Value::Object(caps) = caps else {
+        unreachable!()
+    };
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a Chromium session");
+    let long = Duration::from_secs(30);
+
+    // The new-game dialog opens on a first visit: side 4, two players, the engine black.
+    client.goto(&url).await.unwrap();
+    wait_until(&client, "document.getElementById('setup').open", long).await;
+    let select = |css: &'static str, value: &'static str| {
+        let client = &client;
+        async move {
+            let e = client.find(Locator::Css(css)).await.unwrap();
+            e.select_by_value(value).await.unwrap();
+        }
+    };
+    select("#side", "4").await;
+    select("#players-count", "2").await;
+    select("#seat-0", "").await;
+    select("#seat-1", "omega").await;
+    click(&client, "#start").await;
+    wait_until(&client, "document.body.dataset.game", long).await;
+
+    let mut person_turns = 0;
+    loop {
+        wait_until(
+            &client,
+            "document.body.dataset.mine === 'true' || document.body.dataset.over === 'true'",
+            long,
+        )
+        .await;
+        if script(&client, "return document.body.dataset.over;").await == "true" {
+            break;
+        }
+        let turn = script(&client, "return document.body.dataset.turn;").await;
+        for k in 0..2 {
+            wait_until(
+                &client,
+                &format!("document.getElementById('board').dataset.pending === '{k}'"),
+                long,
+            )
+            .await;
+            let empty = script(
+                &client,
+                "return [...document.querySelectorAll('.cell.empty')].map(e => e.dataset.cell);",
+            )
+            .await;
+            let empty = empty.as_array().expect("cell names");
+            let cell = empty[(person_turns * 7 + k * 11) % empty.len()]
+                .as_str()
+                .unwrap();
+            click(&client, &format!("#cell-{cell}")).await;
+            if person_turns == 1 && k == 0 {
+                // The take-back inside the turn, then the same stone again.
+                wait_until(
+                    &client,
+                    "document.getElementById('board').dataset.pending === '1'",
+                    long,
+                )
+                .await;
+                click(&client, "#take-back").await;
+                wait_until(
+                    &client,
+                    "document.getElementById('board').dataset.pending === '0'",
+                    long,
+                )
+                .await;
+                click(&client, &format!("#cell-{cell}")).await;
+            }
+        }
+        wait_until(
+            &client,
+            "document.getElementById('board').dataset.pending === '2'",
+            long,
+        )
+        .await;
+        if person_turns == 2 {
+            // An illegal click is refused with a reason on the page, and changes nothing.
+            let taken = script(
+                &client,
+                "return document.querySelector('.cell:not(.empty):not(.pending)').dataset.cell;",
+            )
+            .await;
+            click(&client, "#take-back").await;
+            click(&client, &format!("#cell-{}", taken.as_str().unwrap())).await;
+            wait_until(
+                &client,
+                "document.getElementById('message').textContent",
+                long,
+            )
+            .await;
+            let message = text(&client, "#message").await;
+            assert!(message.contains("holds a"), "message: '{message}'");
+            let empty = script(
+                &client,
+                "return document.querySelector('.cell.empty').dataset.cell;",
+            )
+            .await;
+            click(&client, &format!("#cell-{}", empty.as_str().unwrap())).await;
+            wait_until(
+                &client,
+                "document.getElementById('board').dataset.pending === '2'",
+                long,
+            )
+            .await;
+            // A hint from the engine, shown on the page.
+            click(&client, "#hint").await;
+            wait_until(&client, "document.getElementById('hint-text')", long).await;
+        }
+        if person_turns == 4 {
+            screenshot(&client, "omega-web.png").await;
+        }
+        click(&client, "#play-turn").await;
+        wait_until(
+            &client,
+            &format!("document.body.dataset.turn !== {turn}"),
+            long,
+        )
+        .await;
+        person_turns += 1;
+    }
+    // Side 4, two players: 18 turns, 9 of them the person's.
+    assert_eq!(person_turns, 9);
+    screenshot(&client, "omega-web-end.png").await;
+
+    // The referee's game, as the server gives it for download, read with the crate's rules.
+    let id = script(&client, "return document.body.dataset.game;").await;
+    let record = http_get(&format!(
+        "{url}api/games/{}/transcript",
+        id.as_str().unwrap()
+    ));
+    let game = omega::transcript::read(&record).expect("the download is a transcript");
+    assert!(game.is_over(), "{record}");
+    assert_eq!(game.turns_played(), 18);
+    for colour in [Colour::White, Colour::Black] {
+        let shown = text(&client, &format!("#score-{}", colour.index())).await;
+        assert_eq!(shown, game.score(colour).to_string(), "{colour}'s score");
+    }
+    let winner = game.winner().0;
+    assert_eq!(text(&client, "#winner").await, winner.name());
+    let result = text(&client, "#result").await;
+    assert!(
+        result.contains(&format!("{} wins", winner.name())),
+        "{result}"
+    );
+
+    // The same page on a phone's screen.
+    client.set_window_size(390, 844).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(&client, "omega-web-phone.png").await;
+    client.close().await.unwrap();
+}
