@@ -12,12 +12,15 @@
 
 use super::cli::EngineChoice;
 use crate::arena::engine_proc::EngineProc;
-use crate::arena::referee::{secs, COMMAND_LIMIT};
+use crate::arena::referee::secs;
 use crate::board::{Board, Cell};
 use crate::game::Colour;
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+/// How long an engine may take over a command that is not a search (set-up, `play`, `undo`).
+const COMMAND_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// How often (centiseconds) an engine that analyses writes its `info` line while it thinks:
 /// about four times a turn, from every 5 to every 50 centiseconds.
