@@ -57,7 +57,9 @@ const CHECK_EVERY: u64 = 4096;
 /// `threads` threads (at least one). Contract: two players, the game at a turn boundary.
 pub fn solve(game: &Game, limit: Duration, stop: &Stop, threads: usize) -> (Outcome, Stats) {
     let start = Instant::now();
-    let table: Vec<AtomicU64> = (0..TABLE_ENTRIES).map(|_| AtomicU64::new(0)).collect();
+    // SAFETY: an AtomicU64 has the representation of a u64, and zero is a valid one. The
+    // allocator zeroes the table lazily, page by page, as the search touches it.
+    let table = unsafe { Box::<[AtomicU64]>::new_zeroed_slice(TABLE_ENTRIES).assume_init() };
     let done = AtomicBool::new(false);
     let shared = Shared {
         table: &table,
