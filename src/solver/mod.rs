@@ -50,12 +50,15 @@ const TABLE_ENTRIES: usize = 1 << 23;
 /// Empty cells when two turns are left, at most (two players: fewer than 4 cells would end
 /// the game before white's turn, so at most 7 are empty before the last round).
 const LAST_CELLS: usize = 8;
+/// Plies below the root where the other threads take the moves in another order.
+const REORDER_PLIES: usize = 64;
 /// Nodes between two looks at the clock and the stop signal.
 const CHECK_EVERY: u64 = 4096;
 
 /// Solves `game` for its two players within `limit` (or until `stop` is raised), with
 /// `threads` threads (at least one). Contract: two players, the game at a turn boundary.
 pub fn solve(game: &Game, limit: Duration, stop: &Stop, threads: usize) -> (Outcome, Stats) {
+    let threads = threads.max(1);
     let start = Instant::now();
     // SAFETY: an AtomicU64 has the representation of a u64, and zero is a valid one. The
     // allocator zeroes the table lazily, page by page, as the search touches it.
@@ -68,16 +71,16 @@ pub fn solve(game: &Game, limit: Duration, stop: &Stop, threads: usize) -> (Outc
         done: &done,
     };
     let (outcome, nodes) = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads.max(1))
+        let helpers: Vec<_> = (1..threads)
             .map(|i| {
                 scope.spawn(move || {
-                    let mut helper = Solver::new(game, shared, i);
+                    let mut helper = Solver::new(game, shared, i, threads);
                     helper.root();
                     helper.nodes
                 })
             })
             .collect();
-        let mut solver = Solver::new(game, shared, 0);
+        let mut solver = Solver::new(game, shared, 0, threads);
         let outcome = solver.root();
         done.store(true, Relaxed);
         let others: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
@@ -118,14 +121,18 @@ struct Solver<'a> {
     lists: Vec<Vec<Cell>>,
     scored: Vec<(i64, Cell)>,
     thread: usize,
-    /// Turns left at the root.
-    root_turns_left: usize,
+    /// The player to move at the root.
+    root_mover: Colour,
+    /// Stones placed below which the other threads reorder their moves.
+    ordered_until: usize,
+    /// Threads of the solve.
+    threads: usize,
     nodes: u64,
     aborted: bool,
 }
 
 impl<'a> Solver<'a> {
-    fn new(game: &Game, shared: Shared<'a>, thread: usize) -> Solver<'a> {
+    fn new(game: &Game, shared: Shared<'a>, thread: usize, threads: usize) -> Solver<'a> {
         let board = game.board();
         let images = symmetries(board);
         let keys = (0..board.cell_count() as u64)
@@ -138,7 +145,9 @@ impl<'a> Solver<'a> {
             keys,
             shared,
             thread,
-            root_turns_left: game.turns_left(),
+            root_mover: game.to_move(),
+            ordered_until: game.stones_placed() + REORDER_PLIES,
+            threads,
             history: vec![0; 4 * board.cell_count()],
             lists: Vec::new(),
             scored: Vec::new(),
@@ -410,11 +419,13 @@ impl<'a> Solver<'a> {
             scored.push((key, cell));
         }
         scored.sort_unstable();
-        // The other threads start elsewhere: near the root (where the subtrees are big) the
-        // list is rotated by the thread's number, so each proves other subtrees first.
-        if self.thread > 0 && self.game.turns_left() + 4 > self.root_turns_left {
-            let len = scored.len();
-            scored.rotate_left((self.thread * 3 + depth) % len.max(1));
+        // The other threads take the replies of the root mover's opponent in another order:
+        // if the root mover wins, every one of them must be refuted, so work done there is
+        // work the first thread needs (at the root mover's own turns one winning move is
+        // enough, and the first thread's first choice is the likeliest).
+        if self.thread > 0 && self.game.to_move() != self.root_mover && depth < self.ordered_until {
+            let len = scored.len().max(1);
+            scored.rotate_left((self.thread * len) / self.threads);
         }
         let mut moves = std::mem::take(&mut self.lists[depth]);
         moves.clear();
