@@ -70,8 +70,9 @@ impl AlphaBetaPlayer {
     }
 
     pub fn new_game(&mut self) {
+        // The helpers share the main searcher's table: it is emptied once.
         self.searcher.clear();
-        self.helpers.iter_mut().for_each(Searcher::clear);
+        self.helpers.iter_mut().for_each(Searcher::forget_moves);
     }
 
     /// Contract: the game is not over and is at a turn boundary; it is unchanged on return.

@@ -205,6 +205,12 @@ impl<M: PackedMove> Searcher<M> {
     /// shares it. Contract: none of them is searching.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.forget_moves();
+    }
+
+    /// Forgets this searcher's own move ordering (history, killers), not the table it may
+    /// share: what a lazy SMP helper does at a new game, after the main searcher's `clear`.
+    pub fn forget_moves(&mut self) {
         self.history.clear();
         self.killers = [[M::default(); 2]; MAX_PLY];
     }
