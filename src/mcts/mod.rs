@@ -508,17 +508,13 @@ impl<M: PackedMove> Worker<M> {
         if count == 0 {
             return false;
         }
-        let Some(first) = tree.reserve(count) else {
-            return false;
-        };
         self.priors.clear();
         if config.prior_visits > 0.0 || config.prior_rave_visits > 0.0 {
             pos.priors(&self.moves, &mut self.priors);
         }
-        for (i, &mv) in self.moves.iter().enumerate() {
-            let prior = self.priors.get(i).copied().unwrap_or(0.5);
-            tree.init_child(first + i as NodeId, mv, P::amaf_key(mv), prior);
-        }
+        let Some(first) = tree.add_children(&self.moves, P::amaf_key, &self.priors) else {
+            return false;
+        };
         if config.ancestor_amaf > 0.0 {
             self.inherit_amaf(mcts, node, first as usize..first as usize + count);
         }

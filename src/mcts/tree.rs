@@ -327,11 +327,6 @@ impl<M: PackedMove> Tree<M> {
         (&self.nodes[range.clone()], &self.amaf[range])
     }
 
-    /// Whether `count` more nodes fit.
-    pub fn has_room(&self, count: usize) -> bool {
-        self.len() + count <= self.capacity()
-    }
-
     /// Takes the expansion of `node` for the calling thread: true for exactly one caller
     /// between two clears of the node.
     #[inline]
@@ -341,7 +336,7 @@ impl<M: PackedMove> Tree<M> {
 
     /// Reserves `count` consecutive slots and returns the first, or `None` when they do not
     /// fit.
-    pub fn reserve(&self, count: usize) -> Option<NodeId> {
+    fn reserve(&self, count: usize) -> Option<NodeId> {
         let mut len = self.len.load(Relaxed);
         loop {
             if len + count > self.capacity() {
@@ -359,13 +354,13 @@ impl<M: PackedMove> Tree<M> {
 
     /// Writes a fresh node for `mv` into a reserved slot. Contract: `slot` came from
     /// [`Tree::reserve`] and is not published yet.
-    pub fn init_child(&self, slot: NodeId, mv: M, key: usize, prior: f32) {
+    fn init_child(&self, slot: NodeId, mv: M, key: usize, prior: f32) {
         self.nodes[slot as usize].init(mv.pack() as u32, prior);
         self.amaf[slot as usize].init(key as u32);
     }
 
     /// Makes the `count` slots from `first` the children of `parent`, for every thread at
-    /// once. Contract: the slots are written ([`Tree::init_child`]); the caller claimed the
+    /// once. Contract: the slots are written ([`Tree::add_children`]); the caller claimed the
     /// parent.
     pub fn publish(&self, parent: NodeId, first: NodeId, count: usize) {
         let p = &self.nodes[parent as usize];
@@ -373,25 +368,21 @@ impl<M: PackedMove> Tree<M> {
         p.first_child.store(first, Release);
     }
 
-    /// Gives `parent` one child for each move, with its AMAF key and prior (0.5 where
-    /// `priors` is short); false when they do not fit. Contract: the caller claimed the
-    /// parent, which is not expanded; `moves` is not empty.
-    pub fn expand(
+    /// Writes one unpublished child for each move, with its AMAF key and prior (0.5 where
+    /// `priors` is short), into slots reserved for them, and returns the first; `None` when
+    /// they do not fit. [`Tree::publish`] then makes them some node's children.
+    pub fn add_children(
         &self,
-        parent: NodeId,
         moves: &[M],
         key: impl Fn(M) -> usize,
         priors: &[f32],
-    ) -> bool {
-        let Some(first) = self.reserve(moves.len()) else {
-            return false;
-        };
+    ) -> Option<NodeId> {
+        let first = self.reserve(moves.len())?;
         for (i, &mv) in moves.iter().enumerate() {
             let prior = priors.get(i).copied().unwrap_or(0.5);
             self.init_child(first + i as NodeId, mv, key(mv), prior);
         }
-        self.publish(parent, first, moves.len());
-        true
+        Some(first)
     }
 
     /// The child of `parent` reached by `mv`, if the parent is expanded.
@@ -453,19 +444,30 @@ mod tests {
         m as usize
     }
 
+    /// Gives `parent` children for `moves`; false when they do not fit.
+    fn expand(t: &Tree<u16>, parent: NodeId, moves: &[u16], priors: &[f32]) -> bool {
+        match t.add_children(moves, key, priors) {
+            Some(first) => {
+                t.publish(parent, first, moves.len());
+                true
+            }
+            None => false,
+        }
+    }
+
     #[test]
     fn reroot_keeps_the_subtree_and_its_statistics() {
         let mut t: Tree<u16> = Tree::new(100);
         assert!(t.claim(0) && !t.claim(0), "one expansion a node");
-        assert!(t.expand(0, &[1, 2, 3], key, &[]));
+        assert!(expand(&t, 0, &[1, 2, 3], &[]));
         let two = t.child(0, 2).unwrap();
         t.at(two).visits.store(7, Relaxed);
-        assert!(t.expand(two, &[5, 6], key, &[0.25, 0.75]));
+        assert!(expand(&t, two, &[5, 6], &[0.25, 0.75]));
         let six = t.child(two, 6).unwrap();
         t.at(six).visits.store(3, Relaxed);
         t.at(six).set_proven(1);
         t.amaf[six as usize].add(11.0, 4.0);
-        assert!(t.expand(six, &[9], key, &[]));
+        assert!(expand(&t, six, &[9], &[]));
         assert!(t.reroot(&[2]));
         assert_eq!(t.len(), 4);
         assert_eq!(t.root().visits, 7);
@@ -487,10 +489,8 @@ mod tests {
     #[test]
     fn expansion_stops_at_capacity() {
         let t: Tree<u16> = Tree::new(3);
-        assert!(t.has_room(2));
-        assert!(!t.has_room(3));
-        assert!(!t.expand(0, &[1, 2, 3], key, &[]));
-        assert!(t.expand(0, &[1, 2], key, &[]));
+        assert!(!expand(&t, 0, &[1, 2, 3], &[]));
+        assert!(expand(&t, 0, &[1, 2], &[]));
         assert_eq!(t.len(), 3);
     }
 
@@ -513,7 +513,7 @@ mod tests {
                         t.at(0).add_value(0.5);
                     }
                     if t.claim(0) {
-                        assert!(t.expand(0, &[1, 2, 3], key, &[]));
+                        assert!(expand(&t, 0, &[1, 2, 3], &[]));
                     }
                 });
             }
