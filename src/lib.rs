@@ -11,6 +11,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod games;
 pub mod mcts;
 pub mod moves;
 pub mod player;
