@@ -6,13 +6,16 @@ use crate::game::{Colour, Game, MoveError, SetupError};
 use crate::player::{Player, PlayerKind, PlayerOptions, Watch};
 use crate::solver::{self, Outcome, Stats};
 use crate::stop::Stop;
-use crate::timeman::{self, Clock, TimeControl, DEFAULT_MOVE_TIME};
+use crate::timeman::{Clocks, TimeControl, DEFAULT_MOVE_TIME};
 use std::time::{Duration, Instant};
 
 /// How the engine was started (command-line options).
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
     pub player: PlayerKind,
+    /// The player's name as `--player` gave it: the games other than Omega have players of
+    /// their own (see `games`).
+    pub player_name: String,
     pub options: PlayerOptions,
     /// Seconds a turn while the controller sends no time control (`--movetime`).
     pub move_time: f64,
@@ -22,7 +25,10 @@ pub struct EngineConfig {
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig::for_player(PlayerKind::DEFAULT)
+        EngineConfig {
+            player_name: "search".into(),
+            ..EngineConfig::for_player(PlayerKind::DEFAULT)
+        }
     }
 }
 
@@ -31,6 +37,7 @@ impl EngineConfig {
     pub fn for_player(kind: PlayerKind) -> EngineConfig {
         EngineConfig {
             player: kind,
+            player_name: kind.name().to_string(),
             options: PlayerOptions::for_player(kind),
             move_time: DEFAULT_MOVE_TIME,
             ponder: false,
@@ -39,11 +46,14 @@ impl EngineConfig {
 }
 
 pub struct Engine {
+    config: EngineConfig,
     game: Game,
-    control: TimeControl,
-    /// The controller has set the time control (`time_settings` or `time_left`).
-    control_set: bool,
-    clocks: [Clock; 4],
+    clocks: Clocks,
+    /// The swap rule is on (`rules swap on`): after white's first turn black may take
+    /// white's place, `play black swap`.
+    swap_rule: bool,
+    /// The swap was played (after turn 1).
+    swapped: bool,
     player: Player,
     stop: Stop,
     ponder: bool,
@@ -58,15 +68,21 @@ impl Engine {
         let stop = Stop::new();
         Engine {
             game: Game::new(5, 2).expect("default set-up"),
-            control: TimeControl::PerMove(config.move_time),
-            control_set: false,
-            clocks: [Clock::default(); 4],
+            clocks: Clocks::new(TimeControl::PerMove(config.move_time)),
+            swap_rule: false,
+            swapped: false,
             player: Player::new(config.player, config.options, stop.clone()),
             stop,
             ponder: config.ponder,
             own_colour: None,
             solver_threads: config.options.mcts.threads,
+            config,
         }
+    }
+
+    /// How the engine was started.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
     }
 
     /// The signal that ends the engine's searches early (`genmove` returns its best turn so
@@ -109,7 +125,8 @@ impl Engine {
 
     fn new_game(&mut self) {
         self.own_colour = None;
-        self.clocks = [self.control.fresh_clock(); 4];
+        self.swapped = false;
+        self.clocks.restart();
         self.player.new_game();
     }
 
@@ -118,33 +135,91 @@ impl Engine {
         self.game.play_turn(player, &cells)
     }
 
+    /// Takes back the last turn (the swap counts as one).
     pub fn undo(&mut self) -> bool {
+        if self.swapped && self.game.turns_played() == 1 {
+            self.swapped = false;
+            return true;
+        }
         self.game.undo_turn()
+    }
+
+    /// The swap rule: on or off; refused off once a swap was played.
+    pub fn set_swap_rule(&mut self, on: bool) -> Result<(), String> {
+        if !on && self.swapped {
+            return Err("a swap was played: undo it first".into());
+        }
+        self.swap_rule = on;
+        Ok(())
+    }
+
+    pub fn swap_rule(&self) -> bool {
+        self.swap_rule
+    }
+
+    /// Whether a swap was played.
+    pub fn swapped(&self) -> bool {
+        self.swapped
+    }
+
+    /// Whether the colour to move may swap now: the rule on, two players, white's first
+    /// turn played and nothing after it.
+    pub fn can_swap(&self) -> bool {
+        self.swap_rule
+            && self.game.players() == 2
+            && self.game.turns_played() == 1
+            && !self.swapped
+            && !self.game.is_over()
+    }
+
+    /// `play black swap`: black takes white's place. The stones keep their colours; the
+    /// players exchange colours, so black (now the first player) moves again.
+    pub fn swap(&mut self, colour: Colour) -> Result<(), String> {
+        if !self.can_swap() {
+            return Err(match self.swap_rule {
+                false => "the swap rule is off (rules swap on)".into(),
+                true => "a swap is only allowed on black's first turn with two players".into(),
+            });
+        }
+        self.game.check_mover(colour).map_err(|e| e.to_string())?;
+        self.swapped = true;
+        Ok(())
     }
 
     /// Chooses a turn for `colour` within its time (or until the stop signal: the best turn
     /// so far) and, when `commit`, plays it and charges its clock (`reg_genmove` passes
-    /// false). `watch` sees the analysis while a tree search thinks.
+    /// false). `watch` sees the analysis while a tree search thinks. `None` is the swap:
+    /// chosen when it is allowed and the tree search gives the best turn less than
+    /// [`SWAP_BELOW`] to win.
     pub fn genmove(
         &mut self,
         colour: Colour,
         commit: bool,
         watch: Option<&mut Watch>,
-    ) -> Result<Vec<Cell>, MoveError> {
+    ) -> Result<Option<Vec<Cell>>, MoveError> {
         self.game.check_mover(colour)?;
         let start = Instant::now();
         let own_turns_left = self.game.turns_left().div_ceil(self.game.players());
-        let limits = timeman::limits(&self.control, &self.clocks[colour.index()], own_turns_left);
+        let limits = self.clocks.limits(colour.index(), own_turns_left);
         let turn = self.player.choose(&mut self.game, start, limits, watch);
         self.own_colour = Some(colour);
+        let swap = self.can_swap()
+            && self
+                .player
+                .mover_winrate(&self.game)
+                .is_some_and(|w| w < SWAP_BELOW);
         if commit {
-            self.game
-                .play_turn(colour, &turn)
-                .expect("the player returns legal turns");
+            if swap {
+                self.swapped = true;
+            } else {
+                self.game
+                    .play_turn(colour, &turn)
+                    .expect("the player returns legal turns");
+            }
             let elapsed = start.elapsed().as_secs_f64();
-            self.clocks[colour.index()].charge(&self.control, elapsed);
+            self.clocks.charge(colour.index(), elapsed);
         }
-        Ok(turn)
+        Ok(if swap { None } else { Some(turn) })
     }
 
     /// Searches the position for `colour`, the player to move, until the stop signal,
@@ -179,40 +254,23 @@ impl Engine {
         solver::solve(&self.game, limit, &self.stop, self.solver_threads)
     }
 
-    pub fn set_time_control(&mut self, control: TimeControl) {
-        self.control = control;
-        self.control_set = true;
-        self.clocks = [control.fresh_clock(); 4];
+    /// The time control the controller set, if it set one.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.clocks.control_set.then_some(self.clocks.control)
     }
 
-    /// GTP `time_left`: `stones == 0` means main time is running. Without `time_settings`
-    /// the clock it describes becomes the time control (absolute time, or a byo-yomi period),
-    /// so that a controller that only sends `time_left` is still obeyed.
+    pub fn set_time_control(&mut self, control: TimeControl) {
+        self.clocks.set_control(control);
+    }
+
+    /// GTP `time_left` ([`Clocks::set_time_left`]).
     pub fn set_time_left(&mut self, colour: Colour, seconds: f64, stones: u32) {
-        if !self.control_set {
-            // Every colour gets this clock, not only the one named.
-            self.set_time_control(if stones == 0 {
-                TimeControl::from_gtp(seconds, 0.0, 0)
-            } else {
-                TimeControl::from_gtp(0.0, seconds, stones)
-            });
-        }
-        let clock = &mut self.clocks[colour.index()];
-        if stones == 0 {
-            *clock = Clock {
-                main: seconds,
-                period: 0.0,
-                stones: 0,
-            };
-        } else {
-            *clock = Clock {
-                main: 0.0,
-                period: seconds,
-                stones,
-            };
-        }
+        self.clocks.set_time_left(colour.index(), seconds, stones);
     }
 }
+
+/// The swap is played when the best turn's chance to win is below this.
+pub const SWAP_BELOW: f64 = 0.5;
 
 #[cfg(test)]
 mod tests {
@@ -229,7 +287,7 @@ mod tests {
         e.genmove(Colour::White, true, None).unwrap();
         // 0.3 s for the whole game: far less than the 1 s default for one turn.
         assert!(start.elapsed().as_secs_f64() < 0.3, "{:?}", start.elapsed());
-        assert!(e.clocks[0].main < 0.3);
+        assert!(e.clocks.clocks[0].main < 0.3);
     }
 
     #[test]
@@ -237,10 +295,10 @@ mod tests {
         let mut e = engine();
         e.set_time_control(TimeControl::from_gtp(5.0, 0.0, 0));
         e.genmove(Colour::White, false, None).unwrap();
-        assert_eq!(e.clocks[0].main, 5.0);
+        assert_eq!(e.clocks.clocks[0].main, 5.0);
         assert_eq!(e.game().stones_placed(), 0);
         e.genmove(Colour::White, true, None).unwrap();
-        assert!(e.clocks[0].main < 5.0);
+        assert!(e.clocks.clocks[0].main < 5.0);
         assert_eq!(e.game().stones_placed(), 2);
     }
 }
@@ -253,11 +311,11 @@ mod time_left_tests {
     fn time_left_for_one_colour_without_settings_gives_the_others_a_clock_too() {
         let mut e = Engine::new(EngineConfig::default());
         e.set_time_left(Colour::Black, 300.0, 0);
-        for clock in &e.clocks {
+        for clock in &e.clocks.clocks {
             assert_eq!(clock.main, 300.0);
         }
         let own_turns = e.game().turns_left().div_ceil(2);
-        let limits = timeman::limits(&e.control, &e.clocks[0], own_turns);
+        let limits = e.clocks.limits(0, own_turns);
         assert!(limits.optimum.as_secs_f64() > 1.0, "{limits:?}");
     }
 }

@@ -13,8 +13,12 @@ usage: omega [OPTIONS]          run the engine on stdin/stdout (see protocol.md)
                                 learn the playout pattern weights from game records
 
 options:
+  --game NAME         the game played at start: omega (the default), yavalath or hexed
+                      (the protocol's `game NAME` switches later)
+  --swap on|off       the swap (pie) rule (default: on in yavalath, off otherwise)
   --player NAME       who chooses the turns: search (the default: the strongest player,
-                      today mcts), mcts, mcts-plain, alphabeta, greedy or random
+                      today mcts), mcts, mcts-plain, alphabeta, greedy or random; other
+                      games have their own (see protocol.md)
   --seed S            seed of every random choice (default: 0)
   --movetime S        seconds a turn while the controller sets no time (default: 1)
   --ponder            think on the opponents' turns (tree search players)
@@ -47,12 +51,16 @@ Logs go to stderr; set RUST_LOG=info to see the search's progress.";
 struct Options {
     bench: bool,
     config: EngineConfig,
+    game: Option<String>,
+    swap: Option<bool>,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut bench = false;
     let mut ponder = false;
     let mut kind = PlayerKind::DEFAULT;
+    let mut player_name = "search".to_string();
+    let (mut game, mut swap) = (None, None);
     // The options of the player are known once the player is: flags apply to them after.
     let mut settings: Vec<(String, String)> = Vec::new();
     let mut words = args.iter().enumerate();
@@ -74,8 +82,17 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             .map(|(_, v)| v.clone())
             .ok_or(format!("{flag} needs a value"))?;
         if flag == "--player" {
-            kind =
-                PlayerKind::parse(&value).ok_or(format!("--player: unknown player '{value}'"))?;
+            // A name Omega does not know may be another game's player (checked at start).
+            kind = PlayerKind::parse(&value).unwrap_or(PlayerKind::DEFAULT);
+            player_name = value;
+        } else if flag == "--game" {
+            game = Some(value);
+        } else if flag == "--swap" {
+            swap = Some(match value.as_str() {
+                "on" => true,
+                "off" => false,
+                _ => return Err(format!("--swap: '{value}' is not on or off")),
+            });
         } else {
             settings.push((flag.to_string(), value));
         }
@@ -87,6 +104,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         .iter()
         .any(|(f, _)| ["--depth", "--nodes"].contains(&f.as_str()));
     let mut config = EngineConfig::for_player(kind);
+    config.player_name = player_name;
     config.ponder = ponder;
     if limit_given && !threads_given && !bench {
         config.options.alphabeta.threads = 1;
@@ -103,11 +121,18 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             apply(&mut config.options, &flag, value)?;
         }
     }
-    Ok(Options { bench, config })
+    Ok(Options {
+        bench,
+        config,
+        game,
+        swap,
+    })
 }
 
 /// Every flag that takes a value.
 const FLAGS: &[&str] = &[
+    "--game",
+    "--swap",
     "--player",
     "--seed",
     "--movetime",
@@ -201,6 +226,10 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let mut session = Session::new(Engine::new(options.config));
+    if let Err(e) = session.start(options.game.as_deref(), options.swap) {
+        eprintln!("omega: {e}");
+        return ExitCode::from(2);
+    }
     let stdout = io::stdout();
     match protocol::run(&mut session, BufReader::new(io::stdin()), stdout.lock()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -123,6 +123,75 @@ impl Clock {
     }
 }
 
+/// The clocks of a game's colours under one time control, as GTP's time commands set them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clocks {
+    pub control: TimeControl,
+    /// The controller has set the time control (`time_settings` or `time_left`).
+    pub control_set: bool,
+    pub clocks: [Clock; 4],
+}
+
+impl Clocks {
+    /// Every colour with a fresh clock of `control`, which the controller did not set.
+    pub fn new(control: TimeControl) -> Clocks {
+        Clocks {
+            control,
+            control_set: false,
+            clocks: [control.fresh_clock(); 4],
+        }
+    }
+
+    /// A new game: fresh clocks, the same control.
+    pub fn restart(&mut self) {
+        self.clocks = [self.control.fresh_clock(); 4];
+    }
+
+    /// GTP `time_settings`.
+    pub fn set_control(&mut self, control: TimeControl) {
+        self.control = control;
+        self.control_set = true;
+        self.restart();
+    }
+
+    /// GTP `time_left` for colour `colour`: `stones == 0` means main time is running.
+    /// Without `time_settings` the clock it describes becomes the time control (absolute
+    /// time, or a byo-yomi period) of every colour, so that a controller that only sends
+    /// `time_left` is still obeyed.
+    pub fn set_time_left(&mut self, colour: usize, seconds: f64, stones: u32) {
+        if !self.control_set {
+            self.set_control(if stones == 0 {
+                TimeControl::from_gtp(seconds, 0.0, 0)
+            } else {
+                TimeControl::from_gtp(0.0, seconds, stones)
+            });
+        }
+        self.clocks[colour] = if stones == 0 {
+            Clock {
+                main: seconds,
+                period: 0.0,
+                stones: 0,
+            }
+        } else {
+            Clock {
+                main: 0.0,
+                period: seconds,
+                stones,
+            }
+        };
+    }
+
+    /// The limits of `colour`'s next move ([`limits`]).
+    pub fn limits(&self, colour: usize, own_turns_left: usize) -> Limits {
+        limits(&self.control, &self.clocks[colour], own_turns_left)
+    }
+
+    /// Charges `colour`'s clock for a move that took `elapsed` seconds.
+    pub fn charge(&mut self, colour: usize, elapsed: f64) {
+        self.clocks[colour].charge(&self.control, elapsed);
+    }
+}
+
 /// The time of one move: the search aims at `optimum` and never passes `maximum`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {

@@ -12,6 +12,7 @@
 //! them with the same [`Rules`].
 
 pub mod duel;
+pub mod engine;
 pub mod hexed;
 pub mod yavalath;
 
@@ -61,6 +62,8 @@ pub trait Rules: Clone + Send + std::fmt::Debug + 'static {
     fn side(&self) -> usize;
     fn players(&self) -> usize;
     fn swap_rule(&self) -> bool;
+    /// Turns the swap rule on or off. Contract: no swap was played when turned off.
+    fn set_swap_rule(&mut self, on: bool);
 
     /// The colour names in play, in the order of play (`colour_names()[k]` is colour k).
     fn colour_names(&self) -> &'static [&'static str];
@@ -101,6 +104,17 @@ pub trait Rules: Clone + Send + std::fmt::Debug + 'static {
         -> Option<Box<dyn GamePlayer<Self>>>;
     /// The names [`Rules::player`] knows, the default first.
     fn player_names() -> &'static [&'static str];
+    /// The moves the colour to move is likely still to make, for sharing main time.
+    fn own_moves_left(&self) -> usize {
+        20
+    }
+    /// A game with a start position of its own (Hexed's `hexed_start CELL COLOUR FIRST`): an
+    /// empty game of this set-up whose start is described by the cell `anchor`, the colour
+    /// `colour` and the colour `first` that moves first. Games without one refuse.
+    fn with_start(&self, anchor: &str, colour: usize, first: usize) -> Result<Self, String> {
+        let _ = (anchor, colour, first);
+        Err(format!("{} has no start position to set", Self::NAME))
+    }
     /// `omega bench`'s lines for this game (fixed positions, fixed work, nodes/s or
     /// playouts/s), each ending with a line feed.
     fn bench(options: &PlayerOptions) -> String;

@@ -182,6 +182,15 @@ impl Player {
         }
     }
 
+    /// The chance to win of the player to move after its best turn, as the last search
+    /// left it in its tree (`None` for players without one).
+    pub fn mover_winrate(&mut self, game: &Game) -> Option<f64> {
+        match &mut self.inner {
+            Inner::Mcts(p) => p.analysis(game).candidates.first().map(|c| c.winrate),
+            _ => None,
+        }
+    }
+
     /// Thinks on an opponent's turn until the stop signal, keeping what it learns for the
     /// engine's next turn (a player that cannot analyse returns at once). Contract: as
     /// `analyze`.

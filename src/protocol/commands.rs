@@ -1,6 +1,5 @@
 //! The commands: one enum variant and one nom parser each, and the table that names them.
 
-use crate::game::Colour;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{digit1, space0, space1};
@@ -8,6 +7,10 @@ use nom::combinator::{all_consuming, map, map_opt, opt, recognize};
 use nom::multi::many0;
 use nom::sequence::{pair, preceded, terminated, tuple};
 use nom::IResult;
+
+/// A colour as the command line names it (letters only): which colour it is depends on the
+/// game being played, so the handlers resolve it.
+pub type ColourWord = String;
 
 /// A parsed command with its arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,9 +25,9 @@ pub enum Command {
     Players(u64),
     ClearBoard,
     /// The player and the words naming its cells (checked against the board when run).
-    Play(Colour, Vec<String>),
-    Genmove(Colour),
-    RegGenmove(Colour),
+    Play(ColourWord, Vec<String>),
+    Genmove(ColourWord),
+    RegGenmove(ColourWord),
     Undo,
     Score,
     FinalScore,
@@ -35,21 +38,28 @@ pub enum Command {
         stones: u64,
     },
     TimeLeft {
-        colour: Colour,
+        colour: ColourWord,
         seconds: f64,
         stones: u64,
     },
     ToMove,
     /// The colour and the interval between lines in centiseconds.
-    Analyze(Colour, u64),
-    GenmoveAnalyze(Colour, u64),
+    Analyze(ColourWord, u64),
+    GenmoveAnalyze(ColourWord, u64),
     GoguiInterrupt,
-    ListStones(Colour),
+    ListStones(ColourWord),
     /// The file and how many of its turns to play (all when absent).
     LoadGame(String, Option<u64>),
     SaveGame(String),
     /// Seconds to search at most.
     Solve(Option<f64>),
+    /// Switches to the named game.
+    Game(String),
+    ListGames,
+    /// `rules`: shows them; `rules swap on|off`: sets the swap rule.
+    Rules(Option<bool>),
+    /// Hexed's start: the north neighbour's cell and colour, and who moves first.
+    HexedStart(String, ColourWord, ColourWord),
 }
 
 /// The interval of `analyze` when none is given, in centiseconds.
@@ -127,7 +137,22 @@ pub const COMMANDS: &[CommandSpec] = &[
         |i| map(opt(seconds), Command::Solve)(i),
         "[SECONDS]",
     ),
+    spec("game", |i| map(word, |w| Command::Game(w.to_string()))(i), "NAME"),
+    spec("list_games", |i| none(i, Command::ListGames), ""),
+    spec("rules", rules, "[swap on|off]"),
+    spec("hexed_start", hexed_start, "CELL COLOUR FIRST"),
 ];
+
+/// Whether a refusal message is the usage of its command (a syntax error), as
+/// [`parse_arguments`] writes it; handlers use it for a colour no game in play knows.
+pub fn usage_error(name: &str) -> String {
+    match find(name) {
+        Some(spec) if !spec.usage.is_empty() => {
+            format!("syntax error: usage: {} {}", spec.name, spec.usage)
+        }
+        _ => format!("syntax error: {name} takes no arguments"),
+    }
+}
 
 const fn spec(
     name: &'static str,
@@ -179,8 +204,11 @@ fn number(i: &str) -> IResult<&str, u64> {
     map(digit1, |d: &str| d.parse().unwrap_or(u64::MAX))(i)
 }
 
-fn colour(i: &str) -> IResult<&str, Colour> {
-    map_opt(word, Colour::parse)(i)
+/// A colour's name: letters only (the game in play says which names it knows).
+fn colour(i: &str) -> IResult<&str, ColourWord> {
+    map(take_while1(|c: char| c.is_ascii_alphabetic()), |w: &str| {
+        w.to_ascii_lowercase()
+    })(i)
 }
 
 /// Seconds are capped here (about 31 years) so that every later conversion to a duration
@@ -208,7 +236,7 @@ fn play(i: &str) -> IResult<&str, Command> {
     })(i)
 }
 
-fn colour_interval(i: &str, make: fn(Colour, u64) -> Command) -> IResult<&str, Command> {
+fn colour_interval(i: &str, make: fn(ColourWord, u64) -> Command) -> IResult<&str, Command> {
     map(
         pair(colour, opt(preceded(space1, number))),
         move |(c, interval)| make(c, interval.unwrap_or(DEFAULT_INTERVAL)),
@@ -219,6 +247,18 @@ fn load_game(i: &str) -> IResult<&str, Command> {
     map(
         pair(word, opt(preceded(space1, number))),
         |(file, turns)| Command::LoadGame(file.to_string(), turns),
+    )(i)
+}
+
+fn rules(i: &str) -> IResult<&str, Command> {
+    let on_off = alt((map(tag("on"), |_| true), map(tag("off"), |_| false)));
+    map(opt(preceded(pair(tag("swap"), space1), on_off)), Command::Rules)(i)
+}
+
+fn hexed_start(i: &str) -> IResult<&str, Command> {
+    map(
+        tuple((word, preceded(space1, colour), preceded(space1, colour))),
+        |(cell, colour, first)| Command::HexedStart(cell.to_string(), colour, first),
     )(i)
 }
 
@@ -264,13 +304,16 @@ mod tests {
         assert!(parse("boardsize 5 5").is_err());
         assert_eq!(
             parse("play W a1 B2"),
-            Ok(Command::Play(Colour::White, vec!["a1".into(), "B2".into()]))
+            Ok(Command::Play("w".into(), vec!["a1".into(), "B2".into()]))
         );
         assert_eq!(
             parse("play black"),
-            Ok(Command::Play(Colour::Black, vec![]))
+            Ok(Command::Play("black".into(), vec![]))
         );
-        assert!(parse("play purple a1").is_err());
+        assert!(parse("play 5 a1").is_err());
+        assert_eq!(parse("rules swap on"), Ok(Command::Rules(Some(true))));
+        assert_eq!(parse("rules"), Ok(Command::Rules(None)));
+        assert!(parse("rules swap maybe").is_err());
         assert_eq!(
             parse("time_settings 0 0.2 1"),
             Ok(Command::TimeSettings {
@@ -284,7 +327,7 @@ mod tests {
         assert_eq!(
             parse("time_left red .5 0"),
             Ok(Command::TimeLeft {
-                colour: Colour::Red,
+                colour: "red".into(),
                 seconds: 0.5,
                 stones: 0
             })
@@ -292,11 +335,11 @@ mod tests {
         assert!(parse("showboard now").is_err());
         assert_eq!(
             parse("analyze b"),
-            Ok(Command::Analyze(Colour::Black, DEFAULT_INTERVAL))
+            Ok(Command::Analyze("b".into(), DEFAULT_INTERVAL))
         );
         assert_eq!(
             parse("genmove_analyze white 10"),
-            Ok(Command::GenmoveAnalyze(Colour::White, 10))
+            Ok(Command::GenmoveAnalyze("white".into(), 10))
         );
         assert!(parse("analyze white -1").is_err());
         assert!(parse("analyze 50").is_err());

@@ -1,10 +1,13 @@
-//! What each command does: a few lines each, on the engine.
+//! What each command does: a few lines each. Commands that mean the same in every game are
+//! answered here; the others go to Omega's engine or, while another game is played
+//! (`game NAME`), to [`super::variant`].
 
-use super::commands::{Command, COMMANDS};
-use super::{render, Answer, Reply, Session};
+use super::commands::{usage_error, Command, COMMANDS};
+use super::{render, variant, Answer, Reply, Session};
 use crate::board::{parse_coord, Cell, NotationError};
 use crate::game::{Colour, MoveError};
-use crate::player::{Analysis, Watch};
+use crate::games::engine::{new_variant, GAMES};
+use crate::player::{Analysis, PlayerKind, Watch};
 use crate::solver::Outcome;
 use crate::timeman::TimeControl;
 use crate::transcript;
@@ -13,7 +16,6 @@ use std::time::Duration;
 /// Runs one parsed command; streaming commands write their lines on `answer`. On any error
 /// the game is exactly as it was.
 pub fn run(session: &mut Session, command: Command, answer: &mut Answer) -> Reply {
-    let engine = &mut session.engine;
     match command {
         Command::ProtocolVersion => Ok("2".into()),
         Command::Name => Ok("omega".into()),
@@ -28,21 +30,71 @@ pub fn run(session: &mut Session, command: Command, answer: &mut Answer) -> Repl
             session.quit = true;
             Ok(String::new())
         }
+        Command::GoguiInterrupt => Ok(String::new()),
+        Command::Game(name) => switch_game(session, &name),
+        Command::ListGames => Ok(GAMES.join("\n")),
+        command if session.variant.is_some() => variant::run(session, command),
+        command => omega(session, command, answer),
+    }
+}
+
+/// `game NAME`: the game's default board, a new game; the time control carries over.
+pub fn switch_game(session: &mut Session, name: &str) -> Reply {
+    let engine = &mut session.engine;
+    if name == "omega" {
+        let player = &engine.config().player_name;
+        if PlayerKind::parse(player).is_none() {
+            return Err(format!("omega has no player '{player}'"));
+        }
+        session.variant = None;
+        engine.set_up(5, 2).expect("the default set-up is valid");
+        return Ok(String::new());
+    }
+    let config = engine.config();
+    let made = new_variant(
+        name,
+        &config.player_name,
+        &config.options,
+        config.move_time,
+        &engine.stop_signal(),
+    );
+    let mut variant = match made {
+        None => return Err(format!("unknown game '{name}' (list_games)")),
+        Some(made) => made?,
+    };
+    if let Some(control) = engine.time_control() {
+        variant.set_time_control(control);
+    }
+    session.variant = Some(variant);
+    Ok(String::new())
+}
+
+/// Omega's colour named `word`, or the syntax error of `command`.
+fn colour(word: &str, command: &str) -> Result<Colour, String> {
+    Colour::parse(word).ok_or_else(|| usage_error(command))
+}
+
+/// The commands of Omega.
+fn omega(session: &mut Session, command: Command, answer: &mut Answer) -> Reply {
+    let engine = &mut session.engine;
+    match command {
         Command::BoardSize(side) => set_up(session, Some(side), None, "unacceptable size"),
         Command::Players(k) => set_up(session, None, Some(k), "unacceptable player count"),
         Command::ClearBoard => {
             engine.clear_board();
             Ok(String::new())
         }
-        Command::Play(colour, words) => play(session, colour, &words),
-        Command::Genmove(colour) => genmove(session, colour, true),
-        Command::RegGenmove(colour) => genmove(session, colour, false),
-        Command::Analyze(colour, interval) => analyze(session, colour, interval, answer),
-        Command::GenmoveAnalyze(colour, interval) => {
-            genmove_analyze(session, colour, interval, answer)
+        Command::Play(c, words) => play(session, colour(&c, "play")?, &words),
+        Command::Genmove(c) => genmove(session, colour(&c, "genmove")?, true),
+        Command::RegGenmove(c) => genmove(session, colour(&c, "reg_genmove")?, false),
+        Command::Analyze(c, interval) => {
+            analyze(session, colour(&c, "analyze")?, interval, answer)
         }
-        Command::GoguiInterrupt => Ok(String::new()),
-        Command::ListStones(colour) => {
+        Command::GenmoveAnalyze(c, interval) => {
+            genmove_analyze(session, colour(&c, "genmove_analyze")?, interval, answer)
+        }
+        Command::ListStones(c) => {
+            let colour = colour(&c, "list_stones")?;
             in_game(session, colour)?;
             let game = session.engine.game();
             let cells: Vec<Cell> = game
@@ -53,9 +105,7 @@ pub fn run(session: &mut Session, command: Command, answer: &mut Answer) -> Repl
             Ok(names(session, &cells))
         }
         Command::LoadGame(file, turns) => load_game(session, &file, turns),
-        Command::SaveGame(file) => std::fs::write(&file, transcript::write(engine.game()))
-            .map(|_| String::new())
-            .map_err(|e| format!("cannot write {file}: {e}")),
+        Command::SaveGame(file) => save(&file, &transcript::write(engine.game())),
         Command::Solve(seconds) => solve(session, seconds),
         Command::Undo => match engine.undo() {
             true => Ok(String::new()),
@@ -72,15 +122,15 @@ pub fn run(session: &mut Session, command: Command, answer: &mut Answer) -> Repl
             byo_yomi,
             stones,
         } => {
-            let stones = stones.min(u32::MAX as u64) as u32;
-            engine.set_time_control(TimeControl::from_gtp(main, byo_yomi, stones));
+            engine.set_time_control(time_control(main, byo_yomi, stones));
             Ok(String::new())
         }
         Command::TimeLeft {
-            colour,
+            colour: c,
             seconds,
             stones,
         } => {
+            let colour = colour(&c, "time_left")?;
             in_game(session, colour)?;
             let stones = stones.min(u32::MAX as u64) as u32;
             session.engine.set_time_left(colour, seconds, stones);
@@ -90,7 +140,41 @@ pub fn run(session: &mut Session, command: Command, answer: &mut Answer) -> Repl
             true => Err("game is over".into()),
             false => Ok(engine.game().to_move().to_string()),
         },
+        Command::Rules(None) => Ok(rules_text(engine.swap_rule())),
+        Command::Rules(Some(on)) => engine.set_swap_rule(on).map(|_| String::new()),
+        Command::HexedStart(..) => Err(only_in("hexed_start", "hexed", "omega")),
+        Command::ProtocolVersion
+        | Command::Name
+        | Command::Version
+        | Command::KnownCommand(_)
+        | Command::ListCommands
+        | Command::Quit
+        | Command::GoguiInterrupt
+        | Command::Game(_)
+        | Command::ListGames => Err("answered before any game's commands".into()),
     }
+}
+
+/// `rules`' answer.
+pub fn rules_text(swap: bool) -> String {
+    format!("swap {}", if swap { "on" } else { "off" })
+}
+
+/// The refusal of a command that only one game has.
+pub fn only_in(command: &str, game: &str, playing: &str) -> String {
+    format!("{command} is for {game} only (the game is {playing})")
+}
+
+/// `time_settings`' control (byo-yomi stones past 2^32 saturate).
+pub fn time_control(main: f64, byo_yomi: f64, stones: u64) -> TimeControl {
+    TimeControl::from_gtp(main, byo_yomi, stones.min(u32::MAX as u64) as u32)
+}
+
+/// Writes `text` to `file` (`savegame`).
+pub fn save(file: &str, text: &str) -> Reply {
+    std::fs::write(file, text)
+        .map(|_| String::new())
+        .map_err(|e| format!("cannot write {file}: {e}"))
 }
 
 /// `boardsize` and `players`: a new empty game with one of the two changed.
@@ -113,6 +197,11 @@ fn in_game(session: &Session, colour: Colour) -> Result<(), String> {
 }
 
 fn play(session: &mut Session, colour: Colour, words: &[String]) -> Reply {
+    if let [word] = words {
+        if word == "swap" {
+            return session.engine.swap(colour).map(|_| String::new()).map_err(|e| format!("illegal move: {e}"));
+        }
+    }
     let mut coords = Vec::with_capacity(words.len());
     for word in words {
         match parse_coord(word) {
@@ -134,9 +223,17 @@ fn names(session: &Session, cells: &[Cell]) -> String {
 }
 
 fn genmove(session: &mut Session, colour: Colour, commit: bool) -> Reply {
-    let turn = session.interruptible(|engine| engine.genmove(colour, commit, None));
-    turn.map(|cells| names(session, &cells))
+    let turn = session.interruptible(|s| s.engine.genmove(colour, commit, None));
+    turn.map(|turn| turn_name(session, turn))
         .map_err(|e| e.to_string())
+}
+
+/// A turn's cells, or `swap`.
+fn turn_name(session: &Session, turn: Option<Vec<Cell>>) -> String {
+    match turn {
+        Some(cells) => names(session, &cells),
+        None => "swap".into(),
+    }
 }
 
 /// An interval in centiseconds as a duration (0 counts as 1).
@@ -149,7 +246,7 @@ fn analyze(session: &mut Session, colour: Colour, every: u64, answer: &mut Answe
         return Err("analyze needs a tree-search player (--player mcts or mcts-plain)".into());
     }
     streamed(session, colour, every, answer, |session, watch| {
-        session.until_next_line(|engine| engine.analyze(colour, watch))
+        session.until_next_line(|s| s.engine.analyze(colour, watch))
     })
     .map(|_| String::new())
 }
@@ -161,9 +258,9 @@ fn genmove_analyze(
     answer: &mut Answer,
 ) -> Reply {
     let turn = streamed(session, colour, every, answer, |session, watch| {
-        session.interruptible(|engine| engine.genmove(colour, true, Some(watch)))
+        session.interruptible(|s| s.engine.genmove(colour, true, Some(watch)))
     })?;
-    Ok(format!("play {}", names(session, &turn)))
+    Ok(format!("play {}", turn_name(session, turn)))
 }
 
 /// Runs `search` for COLOUR, the player to move, with the answer started and an `info` line
@@ -207,7 +304,7 @@ fn solve(session: &mut Session, seconds: Option<f64>) -> Reply {
         return Err("solve needs two players".into());
     }
     let limit = Duration::from_secs_f64(seconds.unwrap_or(SOLVE_SECONDS));
-    let (outcome, stats) = session.interruptible(|engine| engine.solve(limit));
+    let (outcome, stats) = session.interruptible(|s| s.engine.solve(limit));
     log::info!(
         "info solve nodes {} time {:.3} result {:?}",
         stats.nodes,

@@ -6,8 +6,10 @@ pub mod commands;
 pub mod fuzzcheck;
 mod handlers;
 pub mod render;
+mod variant;
 
 use crate::engine::Engine;
+use crate::games::engine::VariantEngine;
 use crate::stop::Stop;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -44,7 +46,10 @@ struct Signals {
 
 /// A protocol session: the engine, and whether `quit` was asked.
 pub struct Session {
+    /// Omega's engine; it also keeps the configuration that other games' engines start from.
     pub engine: Engine,
+    /// The game being played when it is not Omega (`game NAME`).
+    variant: Option<Box<dyn VariantEngine>>,
     quit: bool,
     signals: Arc<Signals>,
     /// Whether an input thread feeds the session ([`run`]). Without one, no line can ever
@@ -61,6 +66,7 @@ impl Session {
         });
         Session {
             engine,
+            variant: None,
             quit: false,
             signals,
             attached: false,
@@ -99,25 +105,45 @@ impl Session {
         self.quit
     }
 
+    /// Sets up the game the command line names (`--game`, `--swap`), as `game NAME` and
+    /// `rules swap on|off` would; the error says why not (an unknown game, a player the
+    /// game does not have).
+    pub fn start(&mut self, game: Option<&str>, swap: Option<bool>) -> Result<(), String> {
+        let name = game.unwrap_or("omega");
+        handlers::switch_game(self, name)?;
+        if let Some(on) = swap {
+            let command = commands::Command::Rules(Some(on));
+            let mut sink = Vec::new();
+            let mut answer = Answer::new(&mut sink, "");
+            handlers::run(self, command, &mut answer)?;
+        }
+        Ok(())
+    }
+
+    /// The name of the game being played.
+    pub fn game_name(&self) -> &'static str {
+        self.variant.as_ref().map_or("omega", |v| v.name())
+    }
+
     /// Runs `f` so that [`INTERRUPT_LINE`] stops its search (`genmove`, `solve`).
-    fn interruptible<T>(&mut self, f: impl FnOnce(&mut Engine) -> T) -> T {
+    fn interruptible<T>(&mut self, f: impl FnOnce(&mut Session) -> T) -> T {
         self.with_mode(INTERRUPTIBLE, f)
     }
 
     /// Runs `f` until the next input line arrives (`analyze`, pondering): the stop signal
     /// is raised then, or at once if a line is already waiting.
-    fn until_next_line<T>(&mut self, f: impl FnOnce(&mut Engine) -> T) -> T {
+    fn until_next_line<T>(&mut self, f: impl FnOnce(&mut Session) -> T) -> T {
         self.with_mode(UNTIL_NEXT_LINE, f)
     }
 
-    fn with_mode<T>(&mut self, mode: u8, f: impl FnOnce(&mut Engine) -> T) -> T {
+    fn with_mode<T>(&mut self, mode: u8, f: impl FnOnce(&mut Session) -> T) -> T {
         self.signals.mode.store(mode, Ordering::SeqCst);
         // The input thread counts a line and then reads the mode; here the mode is set and
         // then the count read: one of the two sees the other, so no line is missed.
         if mode == UNTIL_NEXT_LINE && self.line_waiting() {
             self.signals.stop.raise();
         }
-        let result = f(&mut self.engine);
+        let result = f(self);
         self.signals.mode.store(IDLE, Ordering::SeqCst);
         result
     }
@@ -128,9 +154,9 @@ impl Session {
 
     /// Thinks on an opponent's turn until the next line arrives, if the engine wants to.
     fn ponder(&mut self) {
-        if self.engine.wants_to_ponder() && !self.line_waiting() {
+        if self.variant.is_none() && self.engine.wants_to_ponder() && !self.line_waiting() {
             self.signals.stop.lower();
-            self.until_next_line(|engine| engine.ponder());
+            self.until_next_line(|s| s.engine.ponder());
         }
     }
 }
