@@ -97,10 +97,13 @@ impl Engine {
         self.player.can_analyze()
     }
 
-    /// Replaces the game (`loadgame`): clocks reset, the player's memory forgotten.
-    pub fn load(&mut self, game: Game) {
+    /// Replaces the game (`loadgame`): clocks reset, the player's memory forgotten. A game
+    /// with a swap turns the swap rule on.
+    pub fn load(&mut self, game: Game, swapped: bool) {
         self.game = game;
         self.new_game();
+        self.swapped = swapped;
+        self.swap_rule |= swapped;
     }
 
     pub fn game(&self) -> &Game {

@@ -23,6 +23,13 @@ impl fmt::Display for TranscriptError {
 /// The game a transcript describes: side 5 and two players unless it says otherwise; a
 /// `boardsize`, `players` or `clear_board` line starts the game afresh.
 pub fn read(text: &str) -> Result<Game, TranscriptError> {
+    read_with_swap(text).map(|(game, _)| game)
+}
+
+/// [`read`], and whether black swapped (`play black swap` after white's first turn, the
+/// swap rule of two-player Omega: the players exchange colours, the stones stay).
+pub fn read_with_swap(text: &str) -> Result<(Game, bool), TranscriptError> {
+    let mut swapped = false;
     let mut side = 5;
     let mut players = 2;
     let mut game = Game::new(side, players).expect("default set-up");
@@ -52,12 +59,22 @@ pub fn read(text: &str) -> Result<Game, TranscriptError> {
                 }
                 game = Game::new(side, players)
                     .map_err(|e| error(format!("unacceptable set-up: {e:?}")))?;
+                swapped = false;
             }
             "play" => {
                 let colour = words
                     .next()
                     .and_then(Colour::parse)
                     .ok_or_else(|| error("play needs a colour".into()))?;
+                let mut words = words.peekable();
+                if words.peek() == Some(&"swap") {
+                    let allowed = game.players() == 2 && game.turns_played() == 1 && !swapped;
+                    if !allowed || colour != Colour::Black {
+                        return Err(error("illegal move: a swap is only allowed on black's first turn with two players".into()));
+                    }
+                    swapped = true;
+                    continue;
+                }
                 let coords = words
                     .map(|w| parse_coord(w).map_err(|e| error(e.to_string())))
                     .collect::<Result<Vec<_>, _>>()?;
@@ -70,13 +87,18 @@ pub fn read(text: &str) -> Result<Game, TranscriptError> {
             _ => {}
         }
     }
-    Ok(game)
+    Ok((game, swapped))
 }
 
 /// The transcript of `game` that [`read`] reads back: its set-up, then one `play` line a
 /// turn. It is what `savegame` writes and what omega-match's records hold after their
 /// comment lines.
 pub fn write(game: &Game) -> String {
+    write_with_swap(game, false)
+}
+
+/// [`write`], with black's swap after the first turn when `swapped`.
+pub fn write_with_swap(game: &Game, swapped: bool) -> String {
     let board = game.board();
     let players = game.players();
     let mut text = format!(
@@ -89,6 +111,9 @@ pub fn write(game: &Game) -> String {
             Colour::from_index(t % players),
             board.names(turn)
         );
+        if t == 0 && swapped {
+            text += "play black swap\n";
+        }
     }
     text
 }
@@ -124,5 +149,17 @@ mod tests {
         assert!(bad.message.contains("given twice"), "{bad}");
         assert_eq!(read("play black a1 b1").unwrap_err().line, 1);
         assert!(read("boardsize x").is_err());
+    }
+
+    #[test]
+    fn a_swap_reads_and_writes_back() {
+        let text = "boardsize 3\nplayers 2\nclear_board\nplay white a1 b1\nplay black swap\nplay black c1 c2\n";
+        let (game, swapped) = read_with_swap(text).unwrap();
+        assert!(swapped);
+        assert_eq!(game.turns_played(), 2);
+        assert_eq!(write_with_swap(&game, swapped), text);
+        assert!(read("play white a1 b1\nplay black swap\nplay black swap\n").is_err());
+        assert!(read("play black swap\n").is_err());
+        assert!(read("players 3\nplay white a1 b1 c1\nplay black swap\n").is_err());
     }
 }

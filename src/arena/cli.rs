@@ -1,5 +1,6 @@
 //! The command line of `omega-match`: a small table of flags, parsed by hand.
 
+use super::game_referee::{check_setup, default_size, GameSetup};
 use super::openings::parse_book;
 use super::referee::TimeControl;
 use super::stats::Sprt;
@@ -30,8 +31,11 @@ engines (--name, --dir, --engine-movetime and --engine-time apply to the --engin
                         lines shown when an engine fails to start)
 
 games:
+  --game NAME           omega (the default), yavalath or hexed: the engines get `game NAME`
+                        and the referee plays by that game's rules
+  --swap on|off         the swap (pie) rule (default: the game's: on in yavalath)
   --games N             number of games (default 10)
-  --size S              board side, 2..13 (default 5)
+  --size S              board side, 2..13 (default 5; other games: their default board)
   --players K           players per game, 2..4 (default 2)
   --seed X              seed of the openings (default: from the clock, printed)
   --movetime SECONDS    time per turn (sent as time_settings 0 SECONDS 1)
@@ -103,6 +107,10 @@ pub enum Openings {
 pub struct Config {
     pub engines: Vec<EngineSpec>,
     pub games: usize,
+    /// `omega`, or the game of [`GameSetup`]'s referee.
+    pub game: String,
+    /// `--swap`, if given.
+    pub swap: Option<bool>,
     pub size: usize,
     pub players: usize,
     pub seed: u64,
@@ -128,6 +136,23 @@ pub struct Config {
 }
 
 impl Config {
+    /// The set-up of a game other than Omega, its random opening seeded for schedule group
+    /// `group` (both games of a pair get the same opening).
+    pub fn game_setup(&self, group: usize) -> GameSetup {
+        let random_moves = match self.openings {
+            Openings::Random(t) => t,
+            _ => 0,
+        };
+        GameSetup {
+            name: self.game.clone(),
+            size: self.size,
+            players: self.players,
+            swap: self.swap,
+            random_moves,
+            seed: self.seed ^ (group as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        }
+    }
+
     /// The time control of engine `e`.
     pub fn time_control(&self, e: usize) -> TimeControl {
         let spec = &self.engines[e];
@@ -287,6 +312,8 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
     let mut config = Config {
         engines: Vec::new(),
         games: 10,
+        game: "omega".into(),
+        swap: None,
         size: 5,
         players: 2,
         seed: clock_seed(),
@@ -310,6 +337,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
     let mut book: Option<String> = None;
     let mut book_order_random = false;
     let mut book_turns: Option<usize> = None;
+    let mut size_given = false;
     let mut i = 0;
     while i < args.len() {
         let (flag, inline) = match args[i].split_once('=') {
@@ -321,7 +349,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
             "--engine-stderr" | "--append" => 0,
             "--sprt" => 4,
             "--engine" | "--name" | "--dir" | "--engine-movetime" | "--engine-time" | "--games"
-            | "--size" | "--players" | "--seed" | "--movetime" | "--time" | "--timeout"
+            | "--game" | "--swap" | "--size" | "--players" | "--seed" | "--movetime" | "--time" | "--timeout"
             | "--concurrency" | "--openings" | "--openings-order" | "--openings-turns"
             | "--records" | "--records-file" | "--first-record" | "--sprt-model" => 1,
             "--resume" => return Err(usage("--resume is given once, with a directory")),
@@ -379,7 +407,18 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
                 last_engine(&mut config.engines, &flag)?.game_time = Some(t);
             }
             "--games" => config.games = number(&flag, v)?,
-            "--size" => config.size = number(&flag, v)?,
+            "--size" => {
+                config.size = number(&flag, v)?;
+                size_given = true;
+            }
+            "--game" => config.game = v.to_string(),
+            "--swap" => {
+                config.swap = Some(match v {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(usage(format!("--swap: '{v}' is not on or off"))),
+                })
+            }
             "--players" => config.players = number(&flag, v)?,
             "--seed" => {
                 config.seed = number(&flag, v)?;
@@ -442,8 +481,14 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
             _ => unreachable!("flag table and match agree"),
         }
     }
+    if let Some(side) = default_size(&config.game).filter(|_| !size_given) {
+        config.size = side;
+    }
     validate(&config)?;
     if let Some(path) = book {
+        if config.game != "omega" {
+            return Err(usage("--openings file:PATH is for omega only"));
+        }
         let text = std::fs::read_to_string(&path)
             .map_err(|e| usage(format!("--openings file:{path}: {e}")))?;
         let mut openings = parse_book(&text, config.size, config.players, book_turns)
@@ -469,8 +514,15 @@ fn validate(c: &Config) -> Result<(), CliError> {
             "at least two --engine options are needed (try --help)",
         ));
     }
-    if !Board::side_is_valid(c.size) {
+    if c.game != "omega" {
+        check_setup(&c.game_setup(0)).map_err(usage)?;
+        if c.players > 2 && c.engines.len() < 2 {
+            return Err(usage("at least two --engine options are needed"));
+        }
+    } else if !Board::side_is_valid(c.size) {
         return Err(usage(format!("--size must be 2..13, got {}", c.size)));
+    } else if c.swap.is_some() {
+        return Err(usage("--swap is for yavalath and hexed (omega-match referees omega without it)"));
     }
     if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&c.players) {
         return Err(usage(format!(
@@ -490,7 +542,8 @@ fn validate(c: &Config) -> Result<(), CliError> {
     if c.append && c.records.is_none() && c.records_file.is_none() {
         return Err(usage("--append goes with --records or --records-file"));
     }
-    if let Openings::Random(t) = c.openings {
+    if let (Openings::Random(t), "omega") = (&c.openings, c.game.as_str()) {
+        let t = *t;
         let total = Game::new(c.size, c.players)
             .map(|g| g.total_turns())
             .unwrap_or(0);

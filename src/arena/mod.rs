@@ -16,6 +16,7 @@
 
 pub mod cli;
 pub mod engine_proc;
+pub mod game_referee;
 pub mod openings;
 pub mod records;
 pub mod referee;

@@ -6,24 +6,9 @@
 //! place, so a record exists whole or not at all, even if the match is interrupted.
 
 use super::referee::{Ending, Outcome};
-use crate::game::{Colour, MAX_PLAYERS};
-use crate::transcript;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// The result as a `final_score` answer would give it: `<winner colour>+<margin>`, the margin
-/// being the winner's score minus the best other score (0 when the tie rule decided).
-/// A forfeit reads `<winner colour>+F (<reason>)`.
-pub fn result_text(outcome: &Outcome) -> String {
-    match &outcome.ending {
-        Ending::Finished => {
-            let (winner, margin) = outcome.final_position.winner();
-            format!("{winner}+{margin}")
-        }
-        Ending::Forfeit { reason, .. } => format!("{}+F ({reason})", outcome.winner),
-    }
-}
 
 /// What a record says besides the outcome.
 pub struct RecordHeader<'a> {
@@ -38,27 +23,28 @@ pub struct RecordHeader<'a> {
 
 pub fn render(h: &RecordHeader, outcome: &Outcome) -> String {
     let players = h.seats.len();
+    let colour = |k: usize| outcome.colours[k].as_str();
     let mut s = format!("# omega-match game {} of {}\n", h.game_number, h.games);
     for (k, (name, cmd)) in h.seats.iter().enumerate() {
-        s += &format!("# {}: {name} ({cmd})\n", Colour::from_index(k));
+        s += &format!("# {}: {name} ({cmd})\n", colour(k));
     }
-    s += &format!("# result: {}\n", result_text(outcome));
-    let winner = outcome.winner;
-    s += &format!("# winner: {winner} ({})\n", h.seats[winner.index()].0);
+    s += &format!("# result: {}\n", outcome.result);
+    match outcome.winner_seat {
+        Some(w) => s += &format!("# winner: {} ({})\n", colour(w), h.seats[w].0),
+        None => s += "# winner: none (draw)\n",
+    }
     match &outcome.ending {
-        Ending::Finished => {
-            s += &format!("# ended: game over after {} turns\n", outcome.turns.len())
-        }
+        Ending::Finished => s += &format!("# ended: game over after {} turns\n", outcome.turns),
         Ending::Forfeit { reason, .. } => s += &format!("# ended: forfeit: {reason}\n"),
     }
     let scores: Vec<String> = (0..players)
-        .map(|k| format!("{} {}", Colour::from_index(k), outcome.scores[k]))
+        .map(|k| format!("{} {}", colour(k), outcome.scores[k]))
         .collect();
     s += &format!("# scores: {}\n", scores.join(", "));
     let times: Vec<String> = (0..players)
         .map(|k| {
             let t = outcome.time_used.get(k).map_or(0.0, |d| d.as_secs_f64());
-            format!("{} {t:.3} s", Colour::from_index(k))
+            format!("{} {t:.3} s", colour(k))
         })
         .collect();
     s += &format!("# time used: {}\n", times.join(", "));
@@ -68,10 +54,7 @@ pub fn render(h: &RecordHeader, outcome: &Outcome) -> String {
             outcome.opening_turns
         );
     }
-    // The referee's final position holds every turn of the game (`outcome.turns`).
-    debug_assert_eq!(outcome.final_position.turn_history(), outcome.turns);
-    debug_assert_eq!(outcome.final_position.board().side(), h.size);
-    s += &transcript::write(&outcome.final_position);
+    s += &outcome.transcript;
     s
 }
 
@@ -109,7 +92,8 @@ pub struct RecordedResult {
     pub game_number: usize,
     /// The engine's name in each seat.
     pub names: Vec<String>,
-    pub winner_seat: usize,
+    /// `None` for a draw.
+    pub winner_seat: Option<usize>,
     pub forfeit_seat: Option<usize>,
 }
 
@@ -117,8 +101,11 @@ pub struct RecordedResult {
 pub fn read_result(text: &str) -> Result<RecordedResult, String> {
     let mut game_number = None;
     let mut names = Vec::new();
-    let mut winner_seat = None;
-    let mut forfeit_seat = None;
+    let mut winner = None;
+    let mut forfeit = None;
+    // The seat lines (`# <colour>: NAME (COMMAND)`, in colour order) come first.
+    let mut colours: Vec<String> = Vec::new();
+    let mut seats_done = false;
     for line in text.lines() {
         let Some(header) = line.strip_prefix("# ") else {
             continue;
@@ -130,32 +117,38 @@ pub fn read_result(text: &str) -> Result<RecordedResult, String> {
         let Some((key, value)) = header.split_once(": ") else {
             continue;
         };
-        // A seat line: `# white: NAME (COMMAND)`, in colour order.
-        if let Some(seat) = (0..MAX_PLAYERS).find(|&k| Colour::from_index(k).name() == key) {
-            if seat == names.len() {
-                names.push(value.split(" (").next().unwrap_or("").to_string());
-            }
+        if key == "result" {
+            seats_done = true;
+        }
+        if !seats_done {
+            colours.push(key.to_string());
+            names.push(value.split(" (").next().unwrap_or("").to_string());
             continue;
         }
-        let seat_of = |word: Option<&str>| word.and_then(Colour::parse).map(Colour::index);
         match key {
-            "winner" => winner_seat = seat_of(value.split(' ').next()),
+            "winner" => winner = value.split(' ').next().map(str::to_string),
             // `forfeit: <colour> <reason>`: the reason starts with the faulty colour.
             "ended" => {
                 if let Some(reason) = value.strip_prefix("forfeit: ") {
-                    forfeit_seat = seat_of(reason.split(' ').next());
-                    if forfeit_seat.is_none() {
-                        return Err(format!("no colour in '{value}'"));
-                    }
+                    forfeit = Some(reason.split(' ').next().unwrap_or("").to_string());
                 }
             }
             _ => {}
         }
     }
     let game_number = game_number.ok_or("no '# omega-match game N of M' line")?;
-    let winner_seat = winner_seat.ok_or("no '# winner:' line")?;
-    if names.len() < 2 || winner_seat >= names.len() {
-        return Err("the seats or the winner are missing".into());
+    let seat_of = |word: &str| colours.iter().position(|c| c == word);
+    let winner = winner.ok_or("no '# winner:' line")?;
+    let winner_seat = match winner.as_str() {
+        "none" => None,
+        w => Some(seat_of(w).ok_or(format!("no seat has the winner's colour {w}"))?),
+    };
+    let forfeit_seat = match forfeit {
+        None => None,
+        Some(f) => Some(seat_of(&f).ok_or(format!("no seat has the forfeit's colour {f}"))?),
+    };
+    if names.len() < 2 {
+        return Err("the seats are missing".into());
     }
     Ok(RecordedResult {
         game_number,
@@ -214,12 +207,18 @@ mod tests {
         let r = read_result(text).unwrap();
         assert_eq!(r.game_number, 7);
         assert_eq!(r.names, ["alpha", "beta"]);
-        assert_eq!((r.winner_seat, r.forfeit_seat), (0, Some(1)));
+        assert_eq!((r.winner_seat, r.forfeit_seat), (Some(0), Some(1)));
         let finished = text.replace(
             "forfeit: black crashed (exit status: 3) on 'genmove black'",
             "game over after 30 turns",
         );
         assert_eq!(read_result(&finished).unwrap().forfeit_seat, None);
         assert!(read_result("# white: a (a)\n").is_err());
+        let draw = "# omega-match game 2 of 2\n# red: a (a)\n# green: b (b)\n# result: 0\n\
+                    # winner: none (draw)\n# ended: game over after 59 turns\n";
+        let r = read_result(draw).unwrap();
+        assert_eq!((r.winner_seat, &r.names[..]), (None, &["a".to_string(), "b".to_string()][..]));
+        let bad = draw.replace("none (draw)", "blue (a)");
+        assert!(read_result(&bad).is_err());
     }
 }

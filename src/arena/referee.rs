@@ -67,21 +67,59 @@ pub enum Ending {
     Forfeit { seat: usize, reason: String },
 }
 
+/// How a game ended, in words any game can fill. Seat k is the engine that started the game
+/// with colour k (a swap later exchanges the colours of seats 0 and 1).
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    pub winner: Colour,
+    /// The seat that won; `None` for a draw.
+    pub winner_seat: Option<usize>,
+    /// The winning colour's name at the end (`draw` for a draw).
+    pub winner: String,
     pub ending: Ending,
-    /// Every colour's score in the final (or forfeit) position.
-    pub scores: Vec<u128>,
-    /// Every turn played, opening included.
-    pub turns: Vec<Vec<Cell>>,
+    /// The result as `final_score` gives it, or `<colour>+F (<reason>)` for a forfeit.
+    pub result: String,
+    /// Each colour's name, in colour order (the seats' starting colours).
+    pub colours: Vec<String>,
+    /// Each colour's score in the final (or forfeit) position, as text.
+    pub scores: Vec<String>,
+    /// Turns played, opening included.
+    pub turns: usize,
     pub opening_turns: usize,
     /// Thinking time of each seat (wall clock around its genmoves).
     pub time_used: Vec<Duration>,
     /// Per seat, the longest genmove as a fraction of its time budget (1.0 = all of it);
     /// 0 for a seat without a budget or without a timed genmove.
     pub worst_turn: Vec<f64>,
-    pub final_position: Game,
+    /// The game as a transcript (set-up and `play` lines), to replay it.
+    pub transcript: String,
+}
+
+impl Outcome {
+    /// An Omega game's outcome from its final position; `forfeit` names the reason when a
+    /// seat forfeited (the winner is then `winner`, the best other seat).
+    fn omega(game: &Game, winner: Colour, ending: Ending, opening_turns: usize) -> Outcome {
+        let players = game.players();
+        let result = match &ending {
+            Ending::Finished => {
+                let (w, margin) = game.winner();
+                format!("{w}+{margin}")
+            }
+            Ending::Forfeit { reason, .. } => format!("{winner}+F ({reason})"),
+        };
+        Outcome {
+            winner_seat: Some(winner.index()),
+            winner: winner.to_string(),
+            ending,
+            result,
+            colours: game.colours().map(|c| c.to_string()).collect(),
+            scores: game.scores().iter().map(u128::to_string).collect(),
+            turns: game.turns_played(),
+            opening_turns,
+            time_used: vec![Duration::ZERO; players],
+            worst_turn: vec![0.0; players],
+            transcript: crate::transcript::write(game),
+        }
+    }
 }
 
 /// The outcome of a game stopped because `seat` forfeits in position `game`.
@@ -93,33 +131,74 @@ pub fn forfeit(
     time_used: Vec<Duration>,
 ) -> Outcome {
     // The best other seat by the rules' tie rule.
-    let winner = game.best_of(|c| c.index() != seat);
+    let winner = game
+        .best_of(|c| c.index() != seat)
+        .unwrap_or(Colour::from_index(1 - seat.min(1)));
+    let ending = Ending::Forfeit { seat, reason };
     Outcome {
-        winner: winner.expect("at least two players"),
-        ending: Ending::Forfeit { seat, reason },
-        scores: game.scores(),
-        turns: game.turn_history(),
-        opening_turns,
         worst_turn: vec![0.0; time_used.len()],
         time_used,
-        final_position: game.clone(),
+        ..Outcome::omega(game, winner, ending, opening_turns)
     }
 }
 
 /// Per-seat clock state.
-struct Clock {
+pub struct Clock {
     /// Main time left (absolute time control), if any.
     main: Option<f64>,
     byo: Option<f64>,
 }
 
 impl Clock {
+    pub fn new(time: &TimeControl) -> Clock {
+        Clock {
+            main: time.game_time,
+            byo: time.movetime,
+        }
+    }
+
     fn budget(&self) -> Option<f64> {
         match (self.main, self.byo) {
             (None, None) => None,
             (m, b) => Some(m.unwrap_or(0.0) + b.unwrap_or(0.0)),
         }
     }
+}
+
+/// Asks `engine` for `colour`'s move under its clock: `time_left` first when the seat has
+/// absolute time, then `genmove COLOUR`, waiting at most the budget plus the margin. The time
+/// is charged to `clock`, added to `used.0` and the worst fraction of the budget kept in
+/// `used.1`. Errors: the command that failed and the fault.
+pub fn timed_genmove(
+    engine: &mut EngineProc,
+    colour: &str,
+    time: &TimeControl,
+    clock: &mut Clock,
+    used: (&mut Duration, &mut f64),
+    stop: &AtomicBool,
+) -> Result<String, (String, Fault)> {
+    if let Some(main) = clock.main {
+        let cmd = match clock.byo {
+            Some(b) if main <= 0.0 => format!("time_left {colour} {} 1", secs(b)),
+            _ => format!("time_left {colour} {} 0", secs(main)),
+        };
+        engine
+            .command(&cmd, time.command_limit(), stop)
+            .map_err(|f| (cmd, f))?;
+    }
+    let cmd = format!("genmove {colour}");
+    let budget = clock.budget();
+    let start = Instant::now();
+    let answer = engine.command(&cmd, time.limit(budget), stop);
+    let elapsed = start.elapsed();
+    *used.0 += elapsed;
+    if let Some(b) = budget.filter(|&b| b > 0.0) {
+        *used.1 = used.1.max(elapsed.as_secs_f64() / b);
+    }
+    if let Some(main) = clock.main.as_mut() {
+        *main = (*main - elapsed.as_secs_f64()).max(0.0);
+    }
+    answer.map_err(|f| (cmd, f))
 }
 
 /// Plays one game. `seats[k]` plays colour k under the time control `times[k]`. `None` when
@@ -136,13 +215,7 @@ pub fn play_game(
     let mut game = Game::new(size, players).expect("validated set-up");
     let mut used = vec![Duration::ZERO; players];
     let mut worst_turn = vec![0.0f64; players];
-    let mut clocks: Vec<Clock> = times
-        .iter()
-        .map(|t| Clock {
-            main: t.game_time,
-            byo: t.movetime,
-        })
-        .collect();
+    let mut clocks: Vec<Clock> = times.iter().map(Clock::new).collect();
     // `seat` forfeits for `reason`: the game ends here.
     macro_rules! lose {
         ($seat:expr, $reason:expr) => {{
@@ -197,32 +270,19 @@ pub fn play_game(
     while !game.is_over() {
         let colour = game.to_move();
         let seat = colour.index();
-        if let Some(main) = clocks[seat].main {
-            let cmd = match clocks[seat].byo {
-                Some(b) if main <= 0.0 => format!("time_left {colour} {} 1", secs(b)),
-                _ => format!("time_left {colour} {} 0", secs(main)),
-            };
-            if let Err(f) = seats[seat].command(&cmd, times[seat].command_limit(), stop) {
-                fault!(seat, cmd, f);
-            }
-        }
-        let cmd = format!("genmove {colour}");
-        let budget = clocks[seat].budget();
-        let limit = times[seat].limit(budget);
-        let start = Instant::now();
-        let answer = seats[seat].command(&cmd, limit, stop);
-        let elapsed = start.elapsed();
-        used[seat] += elapsed;
-        if let Some(b) = budget.filter(|&b| b > 0.0) {
-            worst_turn[seat] = worst_turn[seat].max(elapsed.as_secs_f64() / b);
-        }
-        if let Some(main) = clocks[seat].main.as_mut() {
-            *main = (*main - elapsed.as_secs_f64()).max(0.0);
-        }
+        let answer = timed_genmove(
+            &mut seats[seat],
+            colour.name(),
+            &times[seat],
+            &mut clocks[seat],
+            (&mut used[seat], &mut worst_turn[seat]),
+            stop,
+        );
         let answer = match answer {
             Ok(a) => a,
-            Err(f) => fault!(seat, cmd, f),
+            Err((cmd, f)) => fault!(seat, cmd, f),
         };
+        let cmd = format!("genmove {colour}");
         if answer.trim().eq_ignore_ascii_case("resign") {
             lose!(seat, format!("{colour} resigned"));
         }
@@ -252,14 +312,9 @@ pub fn play_game(
         }
     }
     Some(Outcome {
-        winner: game.winner().0,
-        ending: Ending::Finished,
-        scores: game.scores(),
-        turns: game.turn_history(),
-        opening_turns: opening.len(),
         time_used: used,
         worst_turn,
-        final_position: game,
+        ..Outcome::omega(&game, game.winner().0, Ending::Finished, opening.len())
     })
 }
 
@@ -300,17 +355,17 @@ mod tests {
         g.play_turn(Colour::White, &cells).unwrap();
         // Black forfeits: white and red tie at 1, red is later in colour order.
         let o = forfeit(&g, 0, 1, "test".into(), vec![Duration::ZERO; 3]);
-        assert_eq!(o.winner, Colour::Red);
+        assert_eq!((o.winner.as_str(), o.winner_seat), ("red", Some(2)));
         let o = forfeit(&g, 0, 2, "test".into(), vec![Duration::ZERO; 3]);
-        assert_eq!(o.winner, Colour::Black);
+        assert_eq!((o.winner.as_str(), o.winner_seat), ("black", Some(1)));
         let two = Game::new(3, 2).unwrap();
         assert_eq!(
-            forfeit(&two, 0, 1, "x".into(), vec![]).winner,
-            Colour::White
+            forfeit(&two, 0, 1, "x".into(), vec![]).winner_seat,
+            Some(0)
         );
         assert_eq!(
-            forfeit(&two, 0, 0, "x".into(), vec![]).winner,
-            Colour::Black
+            forfeit(&two, 0, 0, "x".into(), vec![]).result,
+            "black+F (x)"
         );
     }
 }

@@ -12,6 +12,7 @@
 use super::cli::{Config, Openings, ARGS_FILE};
 use super::engine_proc::{EngineProc, Fault};
 use super::records::{self, RecordHeader};
+use super::game_referee;
 use super::referee::{self, Ending, Outcome, TimeControl};
 use super::schedule;
 use super::stats::SprtDecision;
@@ -100,6 +101,8 @@ pub fn unique_names(names: &[String]) -> Vec<String> {
 struct Shared {
     config: Config,
     names: Vec<String>,
+    /// The colour of each seat at the start of a game.
+    colours: Vec<String>,
     /// Per engine.
     times: Vec<TimeControl>,
     pool: Mutex<Vec<Vec<EngineProc>>>,
@@ -216,14 +219,21 @@ fn play_one(shared: &Shared, number: usize, events: &Sender<Event>) -> Option<()
         }
     }
     let times: Vec<TimeControl> = seats.iter().map(|&e| shared.times[e]).collect();
-    let outcome = match failed {
-        Some((seat, err)) => {
+    let group = schedule::group(number - 1, engines, c.players);
+    let other_game = (c.game != "omega").then(|| c.game_setup(group));
+    let outcome = match (failed, other_game) {
+        (Some((seat, err)), Some(setup)) => {
+            let reason = format!("{} failed to start: {err}", shared.colours[seat]);
+            game_referee::failed_start(&setup, seat, reason)
+        }
+        (None, Some(setup)) => game_referee::play_game(&setup, &mut procs, &times, &shared.stop),
+        (Some((seat, err)), None) => {
             let game = Game::new(c.size, c.players).expect("validated set-up");
             let reason = format!("{} failed to start: {err}", Colour::from_index(seat));
             let zero = vec![Duration::ZERO; c.players];
             Some(referee::forfeit(&game, 0, seat, reason, zero))
         }
-        None => referee::play_game(&mut procs, c.size, &times, &opening, &shared.stop),
+        (None, None) => referee::play_game(&mut procs, c.size, &times, &opening, &shared.stop),
     };
     let forfeit_seat = match outcome.as_ref().map(|o| &o.ending) {
         Some(Ending::Forfeit { seat, .. }) => Some(*seat),
@@ -263,22 +273,24 @@ fn seat_list(shared: &Shared, seats: &[usize]) -> String {
     let who: Vec<String> = seats
         .iter()
         .enumerate()
-        .map(|(k, &e)| format!("{} {}", Colour::from_index(k), shared.names[e]))
+        .map(|(k, &e)| format!("{} {}", shared.colours[k], shared.names[e]))
         .collect();
     who.join(", ")
 }
 
 fn progress_line(shared: &Shared, number: usize, seats: &[usize], outcome: &Outcome) -> String {
-    let w = outcome.winner;
     let how = match &outcome.ending {
-        Ending::Finished => records::result_text(outcome),
+        Ending::Finished => outcome.result.clone(),
         Ending::Forfeit { reason, .. } => format!("forfeit: {reason}"),
     };
+    let who = match outcome.winner_seat {
+        Some(w) => format!("{} {} wins", outcome.winner, shared.names[seats[w]]),
+        None => "draw".into(),
+    };
     format!(
-        "Finished game {number} of {} ({}): {w} {} wins {{{how}}}",
+        "Finished game {number} of {} ({}): {who} {{{how}}}",
         shared.config.games,
         seat_list(shared, seats),
-        shared.names[seats[w.index()]]
     )
 }
 
@@ -459,9 +471,16 @@ pub fn run(mut config: Config, interrupt: Arc<AtomicBool>) -> i32 {
     };
     let workers = config.concurrency.min(pending.len());
     let times = (0..engines).map(|e| config.time_control(e)).collect();
+    let colours = match config.game.as_str() {
+        "omega" => (0..config.players)
+            .map(|k| Colour::from_index(k).to_string())
+            .collect(),
+        _ => game_referee::check_setup(&config.game_setup(0)).unwrap_or_default(),
+    };
     let shared = Arc::new(Shared {
         config,
         names,
+        colours,
         times,
         pool: Mutex::new(pool),
         pending,
@@ -541,7 +560,7 @@ pub fn run(mut config: Config, interrupt: Arc<AtomicBool>) -> i32 {
                     }
                 }
                 let group = schedule::group(number - 1, engines, c.players);
-                tally.add_in_group(group, group_size, &seats, outcome.winner.index(), forfeit);
+                tally.add_in_group(group, group_size, &seats, outcome.winner_seat, forfeit);
                 out.line(&progress_line(&shared, number, &seats, &outcome));
                 if engines == 2 {
                     out.line(&tally.score_line());

@@ -1,9 +1,10 @@
 //! Counting results and printing them the way cutechess-cli does.
 //!
-//! Points by the rules: the official tie rule gives every game exactly one winning seat, so
-//! there are no draws. The engine holding the winning seat gets the game's point (1), every
-//! other engine 0. With two engines (whatever the number of players) a game is thus a win or
-//! a loss of the first engine, and the summary is the usual `Score of A vs B: W - L - D`.
+//! Points by the rules: in Omega the official tie rule gives every game exactly one winning
+//! seat, so there are no draws; Yavalath and Hexed games can be drawn. The engine holding the
+//! winning seat gets the game's point (1), every other engine 0; a draw gives every seat a
+//! half. With two engines (whatever the number of players) a game is thus a win, a draw or a
+//! loss of the first engine, and the summary is the usual `Score of A vs B: W - L - D`.
 //!
 //! With three or more engines each engine is rated against the field. A K-player game is read
 //! as the pairwise games between seats that it implies: the winning seat beat every other
@@ -65,9 +66,9 @@ pub struct Tally {
     pub engines: Vec<EngineTally>,
 }
 
-/// The pairwise score of `engine` in a game with the given seats and winning seat; `None`
-/// if it did not play or had no opponent seat.
-pub fn pairwise_score(seats: &[usize], winner_seat: usize, engine: usize) -> Option<f64> {
+/// The pairwise score of `engine` in a game with the given seats and winning seat (`None`:
+/// a draw); `None` if it did not play or had no opponent seat.
+pub fn pairwise_score(seats: &[usize], winner_seat: Option<usize>, engine: usize) -> Option<f64> {
     let (mut sum, mut pairs) = (0.0, 0u32);
     for (s, &es) in seats.iter().enumerate() {
         if es != engine {
@@ -78,16 +79,20 @@ pub fn pairwise_score(seats: &[usize], winner_seat: usize, engine: usize) -> Opt
                 continue;
             }
             pairs += 1;
-            sum += if s == winner_seat {
-                1.0
-            } else if t == winner_seat {
-                0.0
-            } else {
-                0.5
-            };
+            sum += f64::from(halves(s, t, winner_seat)) / 2.0;
         }
     }
     (pairs > 0).then(|| sum / pairs as f64)
+}
+
+/// Seat `s`'s half-points against seat `t` in a game won by `winner_seat` (`None`: a draw):
+/// 2 when `s` won, 0 when `t` won, 1 when neither did.
+fn halves(s: usize, t: usize, winner_seat: Option<usize>) -> u8 {
+    match winner_seat {
+        Some(w) if w == s => 2,
+        Some(w) if w == t => 0,
+        _ => 1,
+    }
 }
 
 fn pct(x: f64) -> String {
@@ -115,7 +120,7 @@ impl Tally {
         group: usize,
         group_size: usize,
         seats: &[usize],
-        winner_seat: usize,
+        winner_seat: Option<usize>,
         forfeit_seat: Option<usize>,
     ) {
         self.add(seats, winner_seat, forfeit_seat);
@@ -124,12 +129,14 @@ impl Tally {
         }
         let entry = self.open_groups.entry(group).or_insert((0, 0));
         entry.0 += 1;
-        entry.1 += u64::from(seats[winner_seat] == 0);
+        // Engine 0's half-points: it holds seat 0 or seat 1.
+        let seat0 = usize::from(seats[0] != 0);
+        entry.1 += u64::from(halves(seat0, 1 - seat0, winner_seat));
         if entry.0 == group_size {
-            let points = entry.1 as usize;
+            let halves = entry.1 as usize;
             self.open_groups.remove(&group);
-            // No draws: a pair scores 0, 1 or 2 points, pentanomial index 0, 2 or 4.
-            self.pentanomial.counts[2 * points] += 1;
+            // A pair scores 0 to 2 points by halves: pentanomial index 0 to 4.
+            self.pentanomial.counts[halves] += 1;
         }
     }
 
@@ -152,19 +159,14 @@ impl Tally {
         self.engines.iter().map(|e| e.points).sum()
     }
 
-    /// Counts one game: the engine in each seat, the winning seat, the forfeiting seat.
-    pub fn add(&mut self, seats: &[usize], winner_seat: usize, forfeit_seat: Option<usize>) {
-        let winner = seats[winner_seat];
+    /// Counts one game: the engine in each seat, the winning seat (`None`: a draw), the
+    /// forfeiting seat.
+    pub fn add(&mut self, seats: &[usize], winner_seat: Option<usize>, forfeit_seat: Option<usize>) {
+        let winner = winner_seat.map(|w| seats[w]);
         let weight = 1.0 / (seats.len() - 1) as f64;
         for (s, &a) in seats.iter().enumerate() {
             for (t, &b) in seats.iter().enumerate().skip(s + 1) {
-                let halves = if s == winner_seat {
-                    2
-                } else if t == winner_seat {
-                    0
-                } else {
-                    1
-                };
+                let halves = halves(s, t, winner_seat);
                 if a != b {
                     *self.results.entry((a, b, halves)).or_insert(0.0) += weight;
                 }
@@ -181,11 +183,11 @@ impl Tally {
             }
             for (s, _) in seats.iter().enumerate().filter(|&(_, &es)| es == e) {
                 t.seat_games[s] += 1;
-                t.seat_wins[s] += u64::from(s == winner_seat);
+                t.seat_wins[s] += u64::from(Some(s) == winner_seat);
             }
             t.games += 1;
             t.sample.add(x);
-            if e == winner {
+            if Some(e) == winner {
                 t.points += 1;
             }
         }
@@ -193,10 +195,10 @@ impl Tally {
             self.engines[seats[f]].forfeits += 1;
         }
         if self.names.len() == 2 {
-            if winner == 0 {
-                self.pair.wins += 1;
-            } else {
-                self.pair.losses += 1;
+            match winner {
+                Some(0) => self.pair.wins += 1,
+                Some(_) => self.pair.losses += 1,
+                None => self.pair.draws += 1,
             }
         }
     }
@@ -354,23 +356,36 @@ mod tests {
     fn pairwise_scores_by_hand() {
         // Three engines, three seats, seat 1 wins.
         let seats = [0, 1, 2];
-        assert_eq!(pairwise_score(&seats, 1, 1), Some(1.0));
-        assert_eq!(pairwise_score(&seats, 1, 0), Some(0.25));
-        assert_eq!(pairwise_score(&seats, 1, 2), Some(0.25));
+        assert_eq!(pairwise_score(&seats, Some(1), 1), Some(1.0));
+        assert_eq!(pairwise_score(&seats, Some(1), 0), Some(0.25));
+        assert_eq!(pairwise_score(&seats, Some(1), 2), Some(0.25));
         // Two engines, three seats (A, B, A), seat 2 wins: A's pairs (0,1) 0.5 and (2,1) 1;
         // B's pairs (1,0) 0.5 and (1,2) 0. The two add up to 1.
-        assert_eq!(pairwise_score(&[0, 1, 0], 2, 0), Some(0.75));
-        assert_eq!(pairwise_score(&[0, 1, 0], 2, 1), Some(0.25));
-        assert_eq!(pairwise_score(&[0, 1], 0, 2), None);
+        assert_eq!(pairwise_score(&[0, 1, 0], Some(2), 0), Some(0.75));
+        assert_eq!(pairwise_score(&[0, 1, 0], Some(2), 1), Some(0.25));
+        assert_eq!(pairwise_score(&[0, 1], Some(0), 2), None);
+        // A draw: every pair half.
+        assert_eq!(pairwise_score(&seats, None, 2), Some(0.5));
+    }
+
+    #[test]
+    fn draws_count_half_in_every_table() {
+        let mut t = Tally::new(vec!["A".into(), "B".into()]);
+        t.add_in_group(0, 2, &[0, 1], None, None); // a draw
+        t.add_in_group(0, 2, &[1, 0], Some(1), None); // A wins with seat 1
+        assert_eq!((t.pair.wins, t.pair.draws, t.pair.losses), (1, 1, 0));
+        // The pair scored 1.5 points for A: pentanomial index 3.
+        assert_eq!(t.pentanomial.counts, [0, 0, 0, 1, 0]);
+        assert_eq!(t.engines[0].sample.mean(), 0.75);
     }
 
     #[test]
     fn two_engine_tally_and_lines() {
         let mut t = Tally::new(vec!["A".into(), "B".into()]);
         // A white wins, B white wins, A black wins (forfeit of B in seat 0).
-        t.add(&[0, 1], 0, None);
-        t.add(&[1, 0], 0, None);
-        t.add(&[1, 0], 1, Some(0));
+        t.add(&[0, 1], Some(0), None);
+        t.add(&[1, 0], Some(0), None);
+        t.add(&[1, 0], Some(1), Some(0));
         assert_eq!(
             t.pair,
             Wld {
@@ -399,9 +414,9 @@ mod tests {
     #[test]
     fn table_ranks_by_score() {
         let mut t = Tally::new(vec!["A".into(), "B".into(), "C".into()]);
-        t.add(&[0, 1], 0, None);
-        t.add(&[1, 2], 0, None);
-        t.add(&[2, 0], 1, None);
+        t.add(&[0, 1], Some(0), None);
+        t.add(&[1, 2], Some(0), None);
+        t.add(&[2, 0], Some(1), None);
         let table = t.table();
         let rows: Vec<&str> = table.lines().collect();
         assert!(
@@ -428,11 +443,11 @@ mod tests {
     #[test]
     fn pentanomial_counts_complete_pairs() {
         let mut t = Tally::new(vec!["A".into(), "B".into()]);
-        t.add_in_group(1, 2, &[1, 0], 1, None); // A wins (seat 1)
-        t.add_in_group(0, 2, &[0, 1], 0, None); // A wins
-        t.add_in_group(0, 2, &[1, 0], 0, None); // B wins: pair 0 = 1 point
-        t.add_in_group(1, 2, &[0, 1], 0, None); // A wins: pair 1 = 2 points
-        t.add_in_group(2, 2, &[0, 1], 1, None); // lone game
+        t.add_in_group(1, 2, &[1, 0], Some(1), None); // A wins (seat 1)
+        t.add_in_group(0, 2, &[0, 1], Some(0), None); // A wins
+        t.add_in_group(0, 2, &[1, 0], Some(0), None); // B wins: pair 0 = 1 point
+        t.add_in_group(1, 2, &[0, 1], Some(0), None); // A wins: pair 1 = 2 points
+        t.add_in_group(2, 2, &[0, 1], Some(1), None); // lone game
         assert_eq!(t.pentanomial.counts, [0, 0, 1, 0, 1]);
         assert_eq!(t.pair.games(), 5);
         assert!(t
@@ -444,10 +459,10 @@ mod tests {
     fn wins_by_seat() {
         let mut t = Tally::new(vec!["omega".into(), "g".into(), "g2".into()]);
         // Seats rotate; the red seat (2) wins twice, white and black once each.
-        t.add(&[0, 1, 2], 2, None);
-        t.add(&[1, 2, 0], 2, None);
-        t.add(&[2, 0, 1], 0, None);
-        t.add(&[0, 1, 2], 1, None);
+        t.add(&[0, 1, 2], Some(2), None);
+        t.add(&[1, 2, 0], Some(2), None);
+        t.add(&[2, 0, 1], Some(0), None);
+        t.add(&[0, 1, 2], Some(1), None);
         assert_eq!(
             t.seat_lines(),
             "Wins by seat:\n  omega  white 0/2  black 0/1  red 1/1\n  \

@@ -4,6 +4,8 @@
 //! Every answer body and refusal message is made here, in the same words as Omega's
 //! (`illegal move: ...`, `cannot undo`, ...), so that a controller sees one protocol.
 
+use super::hexed::Hexed;
+use super::yavalath::Yavalath;
 use super::{GameMove, GamePlayer, GameResult, Rules, SetupError};
 use crate::player::PlayerOptions;
 use crate::stop::Stop;
@@ -53,7 +55,6 @@ pub fn new_variant(
     move_time: f64,
     stop: &Stop,
 ) -> Option<Result<Box<dyn VariantEngine>, String>> {
-    #[allow(dead_code)]
     fn make<R: Rules>(
         player: &str,
         options: &PlayerOptions,
@@ -63,12 +64,15 @@ pub fn new_variant(
         GameEngine::<R>::new(player, options, move_time, stop)
             .map(|e| Box::new(e) as Box<dyn VariantEngine>)
     }
-    let _ = (name, player, options, move_time, stop);
-    None
+    match name {
+        Yavalath::NAME => Some(make::<Yavalath>(player, options, move_time, stop)),
+        Hexed::NAME => Some(make::<Hexed>(player, options, move_time, stop)),
+        _ => None,
+    }
 }
 
 /// The games `game NAME` knows, Omega first.
-pub const GAMES: &[&str] = &["omega"];
+pub const GAMES: &[&str] = &["omega", Yavalath::NAME, Hexed::NAME];
 
 /// One game of `R` with its clocks and player.
 pub struct GameEngine<R: Rules> {
@@ -247,21 +251,26 @@ impl<R: Rules> VariantEngine for GameEngine<R> {
     }
 
     fn transcript(&self) -> String {
-        let mut text = format!(
-            "game {}\nboardsize {}\nplayers {}\n",
-            R::NAME,
-            self.game.side(),
-            self.game.players()
-        );
-        for (colour, m) in self.game.history() {
-            text += &format!(
-                "play {} {}\n",
-                self.colour_name(colour),
-                self.game.move_name(m)
-            );
-        }
-        text
+        transcript(&self.game)
     }
+}
+
+/// The transcript of `game`: its set-up (`game`, `boardsize`, `players`, `rules`,
+/// `clear_board`) and one `play` line a move, as `savegame` writes it and omega-match's
+/// records hold it. Contract: a game whose start is its own (Hexed's `hexed_start`) writes
+/// it in its history's first lines (see the game's `history`).
+pub fn transcript<R: Rules>(game: &R) -> String {
+    let mut text = format!(
+        "game {}\nboardsize {}\nplayers {}\nrules swap {}\nclear_board\n",
+        R::NAME,
+        game.side(),
+        game.players(),
+        if game.swap_rule() { "on" } else { "off" }
+    );
+    for (colour, m) in game.history() {
+        text += &format!("play {} {}\n", game.colour_names()[colour], game.move_name(m));
+    }
+    text
 }
 
 /// The winner's colour name, or `None` for a draw or a game going on.

@@ -81,6 +81,8 @@ pub trait Rules: Clone + Send + std::fmt::Debug + 'static {
     fn check(&self, colour: usize, m: GameMove) -> Result<(), String>;
     /// Contract: `check(to_move, m)` accepted `m`.
     fn play(&mut self, m: GameMove);
+    /// The moves the colour to move may make (`check` accepts each), none once over.
+    fn legal_moves(&self) -> Vec<GameMove>;
     /// Takes back the last move; false when there is none.
     fn undo(&mut self) -> bool;
     /// The moves played, in order, with the colour that played each.

@@ -105,7 +105,10 @@ fn omega(session: &mut Session, command: Command, answer: &mut Answer) -> Reply 
             Ok(names(session, &cells))
         }
         Command::LoadGame(file, turns) => load_game(session, &file, turns),
-        Command::SaveGame(file) => save(&file, &transcript::write(engine.game())),
+        Command::SaveGame(file) => save(
+            &file,
+            &transcript::write_with_swap(engine.game(), engine.swapped()),
+        ),
         Command::Solve(seconds) => solve(session, seconds),
         Command::Undo => match engine.undo() {
             true => Ok(String::new()),
@@ -287,12 +290,18 @@ fn streamed<T>(
 
 fn load_game(session: &mut Session, file: &str, turns: Option<u64>) -> Reply {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    let mut game = transcript::read(&text).map_err(|e| format!("{file}: {e}"))?;
+    let (mut game, mut swapped) =
+        transcript::read_with_swap(&text).map_err(|e| format!("{file}: {e}"))?;
+    // TURNS counts the swap as a turn, as `undo` does.
     let keep = turns.map_or(usize::MAX, |t| t.min(usize::MAX as u64) as usize);
-    while game.turns_played() > keep {
-        game.undo_turn();
+    while game.turns_played() + usize::from(swapped) > keep {
+        if swapped && game.turns_played() == 1 {
+            swapped = false;
+        } else {
+            game.undo_turn();
+        }
     }
-    session.engine.load(game);
+    session.engine.load(game, swapped);
     Ok(String::new())
 }
 
