@@ -162,10 +162,20 @@ mod tests {
 
     #[test]
     fn corners_are_stable_and_lines_are_whole() {
-        assert_eq!(LINES.iter().map(|l| l.iter().fold(0, |a, &b| a | b)).collect::<Vec<_>>(), vec![VALID; 3]);
+        assert_eq!(
+            LINES
+                .iter()
+                .map(|l| l.iter().fold(0, |a, &b| a | b))
+                .collect::<Vec<_>>(),
+            vec![VALID; 3]
+        );
         let own = set(&["a1", "a2", "e4"]);
         let st = stable(own, own);
-        assert_eq!(st, set(&["a1", "a2"]), "a1 a corner, a2 leans on it and the edge");
+        assert_eq!(
+            st,
+            set(&["a1", "a2"]),
+            "a1 a corner, a2 leans on it and the edge"
+        );
         // A full column a: every stone on it ends its diagonals at the edge.
         let col: Vec<String> = (1..=7).map(|r| format!("a{r}")).collect();
         let col: Vec<&str> = col.iter().map(String::as_str).collect();

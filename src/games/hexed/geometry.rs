@@ -192,7 +192,8 @@ pub fn cell_at(col: i32, y: i32) -> Option<usize> {
         return None;
     }
     let r = (y - col % 2) / 2;
-    (r < height(col as usize) as i32).then(|| CELL_OF_BIT[col as usize * STRIDE + y as usize] as usize)
+    (r < height(col as usize) as i32)
+        .then(|| CELL_OF_BIT[col as usize * STRIDE + y as usize] as usize)
 }
 
 /// (column, doubled height) of a cell.
@@ -213,9 +214,10 @@ pub fn parse_cell(word: &str) -> Result<usize, String> {
     let mut chars = lower.chars();
     let letter = chars.next().filter(char::is_ascii_lowercase);
     let digits = chars.as_str();
-    let row = (!digits.is_empty() && digits.len() <= 3 && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| digits.parse::<usize>().ok())
-        .flatten();
+    let row =
+        (!digits.is_empty() && digits.len() <= 3 && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| digits.parse::<usize>().ok())
+            .flatten();
     let (Some(letter), Some(row)) = (letter, row) else {
         return Err(format!("'{word}' is not a cell name"));
     };

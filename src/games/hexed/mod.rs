@@ -131,6 +131,42 @@ impl Hexed {
         Hexed::with_start(north, colour_of(colour)?, colour_of(first)?, self.swap_rule)
     }
 
+    /// A hand-made position (tests, analysis): these stones, `to_move` to move, no history;
+    /// `cleared` gives the default ring start. Errors on a bad cell name, a cell named
+    /// twice or a colour other than 0 and 1.
+    pub fn from_stones(
+        red: &[&str],
+        green: &[&str],
+        to_move: usize,
+        swap_rule: bool,
+    ) -> Result<Hexed, String> {
+        if to_move > 1 {
+            return Err("colours are red and green".into());
+        }
+        let mut stones: [Bits; 2] = [0, 0];
+        for (colour, names) in [red, green].iter().enumerate() {
+            for n in names.iter() {
+                let b = bit(parse_cell(n)?);
+                if (stones[0] | stones[1]) & b != 0 {
+                    return Err(format!("{n} is named twice"));
+                }
+                stones[colour] |= b;
+            }
+        }
+        let state = State::new(stones, to_move, false);
+        Ok(Hexed {
+            over: state.is_over(),
+            state,
+            start: Start {
+                north: DEFAULT_NORTH,
+                north_colour: 0,
+                first: 0,
+            },
+            swap_rule,
+            history: Vec::new(),
+        })
+    }
+
     pub fn start(&self) -> Start {
         self.start
     }
@@ -387,7 +423,11 @@ impl Rules for Hexed {
         }
     }
 
-    fn player(name: &str, options: &PlayerOptions, stop: Stop) -> Option<Box<dyn GamePlayer<Self>>> {
+    fn player(
+        name: &str,
+        options: &PlayerOptions,
+        stop: Stop,
+    ) -> Option<Box<dyn GamePlayer<Self>>> {
         players::player(name, options, stop)
     }
 

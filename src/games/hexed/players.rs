@@ -43,7 +43,11 @@ const BASELINE_DEPTH: usize = 6;
 const WATCHDOG_POLL: Duration = Duration::from_millis(1);
 
 /// The player `name` names, `None` for an unknown name.
-pub fn player(name: &str, options: &PlayerOptions, stop: Stop) -> Option<Box<dyn GamePlayer<Hexed>>> {
+pub fn player(
+    name: &str,
+    options: &PlayerOptions,
+    stop: Stop,
+) -> Option<Box<dyn GamePlayer<Hexed>>> {
     let heuristic = Evaluation::Heuristic(WEIGHTS);
     Some(match name {
         "search" | "alphabeta" => Box::new(AlphaBetaPlayer::new(options, heuristic, None, stop)),
@@ -202,7 +206,13 @@ fn log_iteration(it: &Iteration<u16>) {
     let pv: Vec<String> = it
         .pv
         .iter()
-        .map(|&m| if m == SWAP { "swap".into() } else { name(m as usize) })
+        .map(|&m| {
+            if m == SWAP {
+                "swap".into()
+            } else {
+                name(m as usize)
+            }
+        })
         .collect();
     log::info!(
         "info depth {} score {}{} nodes {} nps {:.0} time {:.3} pv {}",
