@@ -229,7 +229,7 @@ fn play_one(shared: &Shared, number: usize, events: &Sender<Event>) -> Option<()
         (None, Some(setup)) => game_referee::play_game(&setup, &mut procs, &times, &shared.stop),
         (Some((seat, err)), None) => {
             let game = Game::new(c.size, c.players).expect("validated set-up");
-            let reason = format!("{} failed to start: {err}", Colour::from_index(seat));
+            let reason = format!("{} failed to start: {err}", shared.colours[seat]);
             let zero = vec![Duration::ZERO; c.players];
             Some(referee::forfeit(&game, 0, seat, reason, zero))
         }
@@ -407,6 +407,13 @@ pub fn run(mut config: Config, interrupt: Arc<AtomicBool>) -> i32 {
     let engines = names.len();
     let group_size = schedule::group_size(engines, config.players);
     let mut tally = Tally::new(names.clone());
+    let colours = match config.game.as_str() {
+        "omega" => (0..config.players)
+            .map(|k| Colour::from_index(k).to_string())
+            .collect(),
+        _ => game_referee::check_setup(&config.game_setup(0)).unwrap_or_default(),
+    };
+    tally.seat_names = colours.clone();
     let done = match resume_games(&config, &names, &mut tally) {
         Ok(d) => d,
         Err(e) => {
@@ -471,12 +478,6 @@ pub fn run(mut config: Config, interrupt: Arc<AtomicBool>) -> i32 {
     };
     let workers = config.concurrency.min(pending.len());
     let times = (0..engines).map(|e| config.time_control(e)).collect();
-    let colours = match config.game.as_str() {
-        "omega" => (0..config.players)
-            .map(|k| Colour::from_index(k).to_string())
-            .collect(),
-        _ => game_referee::check_setup(&config.game_setup(0)).unwrap_or_default(),
-    };
     let shared = Arc::new(Shared {
         config,
         names,

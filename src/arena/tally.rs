@@ -64,6 +64,8 @@ pub struct Tally {
     /// Pairwise results for the rating fit, merged by (a, b, score).
     results: HashMap<(usize, usize, u8), f64>,
     pub engines: Vec<EngineTally>,
+    /// The seats' (starting) colour names, for the seat table; Omega's when empty.
+    pub seat_names: Vec<String>,
 }
 
 /// The pairwise score of `engine` in a game with the given seats and winning seat (`None`:
@@ -109,6 +111,7 @@ impl Tally {
             open_groups: HashMap::new(),
             results: HashMap::new(),
             engines,
+            seat_names: Vec::new(),
         }
     }
 
@@ -313,7 +316,11 @@ impl Tally {
             s += &format!("  {name:<width$}");
             for (seat, (&won, &played)) in t.seat_wins.iter().zip(&t.seat_games).enumerate() {
                 if played > 0 {
-                    s += &format!("  {} {won}/{played}", Colour::from_index(seat));
+                    let colour = match self.seat_names.get(seat) {
+                        Some(name) => name.clone(),
+                        None => Colour::from_index(seat).to_string(),
+                    };
+                    s += &format!("  {colour} {won}/{played}");
                 }
             }
             s.push('\n');

@@ -267,6 +267,9 @@ pub fn transcript<R: Rules>(game: &R) -> String {
         game.players(),
         if game.swap_rule() { "on" } else { "off" }
     );
+    for command in game.setup_commands() {
+        text += &format!("{command}\n");
+    }
     for (colour, m) in game.history() {
         text += &format!("play {} {}\n", game.colour_names()[colour], game.move_name(m));
     }

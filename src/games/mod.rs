@@ -117,6 +117,11 @@ pub trait Rules: Clone + Send + std::fmt::Debug + 'static {
         let _ = (anchor, colour, first);
         Err(format!("{} has no start position to set", Self::NAME))
     }
+    /// The protocol commands, after `clear_board`, that set this game's start up when it is
+    /// not the empty board (Hexed's `hexed_start`), for transcripts.
+    fn setup_commands(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// `omega bench`'s lines for this game (fixed positions, fixed work, nodes/s or
     /// playouts/s), each ending with a line feed.
     fn bench(options: &PlayerOptions) -> String;

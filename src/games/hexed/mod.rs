@@ -438,6 +438,33 @@ impl Rules for Hexed {
     fn bench(options: &PlayerOptions) -> String {
         players::bench(options)
     }
+
+    fn set_swap_rule(&mut self, on: bool) {
+        self.swap_rule = on;
+    }
+
+    fn legal_moves(&self) -> Vec<GameMove> {
+        Hexed::legal_moves(self)
+    }
+
+    fn own_moves_left(&self) -> usize {
+        // Every empty cell is filled by one of the two players, or nearly.
+        (CELLS - (self.count(0) + self.count(1)) as usize).div_ceil(2).max(1)
+    }
+
+    fn with_start(&self, anchor: &str, colour: usize, first: usize) -> Result<Self, String> {
+        Hexed::with_start(geometry::parse_cell(anchor)?, colour, first, self.swap_rule)
+    }
+
+    fn setup_commands(&self) -> Vec<String> {
+        let s = self.start;
+        vec![format!(
+            "hexed_start {} {} {}",
+            geometry::name(s.north),
+            COLOUR_NAMES[s.north_colour],
+            COLOUR_NAMES[s.first]
+        )]
+    }
 }
 
 /// The drawing of `showboard`: one text line per doubled height y, top (y = 12) to bottom,
