@@ -1,0 +1,318 @@
+//! Yavalath's players: searches over [`YavalathPosition`] behind one swap-aware wrapper.
+//!
+//! - `search`: the strongest measured (see docs/yavalath.md): `mcts`.
+//! - `mcts`: the generic MCTS with the solver and tactical moves and playouts (decisive,
+//!   anti-decisive, no suicide), tree reuse between moves.
+//! - `mcts-plain`: the baseline: plain UCT (no RAVE, no solver), uniformly random playouts,
+//!   win/loss/draw rewards.
+//! - `alphabeta`: the generic alpha-beta with tactical moves and the threat evaluation.
+//! - `negamax4`: the baseline: negamax alpha-beta to depth 4 with killer moves only, every
+//!   legal move, the simple line-count evaluation.
+//! - `random`: a uniformly random legal move (the swap included), seeded.
+//!
+//! The swap: on black's first turn a player searches the position as black; if black's
+//! chances are below even, it swaps (and so takes white's place). With the swap rule on, the
+//! `mcts` player opens on a cell near even for white (see [`FAIR_OPENINGS`]) so that a swap
+//! gains the other player little.
+
+use super::eval::DECIDED;
+use super::position::{moves, Eval, YavalathPosition};
+use super::Yavalath;
+use crate::board::Cell;
+use crate::game::mix64;
+use crate::games::{GameMove, GamePlayer};
+use crate::mcts::{Mcts, MctsConfig, MctsLimits};
+use crate::player::PlayerOptions;
+use crate::search::{Features, SearchLimits, Searcher};
+use crate::stop::Stop;
+use crate::timeman::Limits;
+use std::time::Instant;
+
+pub const PLAYER_NAMES: &[&str] = &[
+    "search",
+    "mcts",
+    "mcts-plain",
+    "alphabeta",
+    "negamax4",
+    "random",
+];
+
+/// Share of the optimum past which the alpha-beta starts no new iteration.
+const NEW_ITERATION_SHARE: f64 = 0.45;
+/// Memory of a tree search's tree.
+const TREE_MB: usize = 256;
+/// Opening cells of side 5 whose value for white the tactical MCTS measured nearest even
+/// (see docs/yavalath.md); on other sides the first move is the search's own.
+const FAIR_OPENINGS: &[&str] = &["a1", "a5", "e1", "e9", "j5", "j9"];
+
+/// One search of a position for its mover: the move to play and the mover's chances in
+/// [0, 1] after it.
+trait Core: Send {
+    fn new_game(&mut self);
+    fn search(&mut self, game: &Yavalath, start: Instant, limits: Limits) -> (Cell, f64);
+}
+
+/// The generic MCTS over the game.
+struct MctsCore {
+    mcts: Mcts<Cell>,
+    tactical: bool,
+    playouts: Option<u64>,
+    seed: u64,
+    /// The placements up to the tree's root, for tree reuse.
+    root_line: Vec<Cell>,
+    reuse: bool,
+}
+
+fn placements(game: &Yavalath) -> Vec<Cell> {
+    game.history
+        .iter()
+        .filter_map(|r| match r.mv {
+            GameMove::Place(c) => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+impl Core for MctsCore {
+    fn new_game(&mut self) {
+        self.mcts.clear();
+        self.root_line.clear();
+    }
+
+    fn search(&mut self, game: &Yavalath, start: Instant, limits: Limits) -> (Cell, f64) {
+        let line = placements(game);
+        let kept = self.reuse
+            && line.starts_with(&self.root_line)
+            && self.mcts.advance(&line[self.root_line.len()..]);
+        if !kept {
+            self.mcts.clear();
+        }
+        self.root_line = line;
+        self.mcts
+            .reseed(mix64(self.seed ^ game.hash() ^ game.stones_placed() as u64));
+        let mut pos = YavalathPosition::new(game, self.tactical, Eval::Threats);
+        let limits = MctsLimits {
+            start,
+            time: self.playouts.is_none().then_some(limits.optimum),
+            playouts: self.playouts,
+        };
+        let mover = game.to_move.expect("the game is not over");
+        let progress = self.mcts.search(&mut pos, limits, None, |_, _| {});
+        let best = self.mcts.best_child(0).map(|c| self.mcts.tree().get(c).mv);
+        let Some(cell) = best else {
+            return (first_move(game), 0.5);
+        };
+        let value = match progress {
+            Some(p) => p.proven.map_or(p.value, |w| (w == mover) as u8 as f64),
+            None => 0.5,
+        };
+        (cell, value)
+    }
+}
+
+/// The generic alpha-beta over the game.
+struct AlphaBetaCore {
+    searcher: Searcher<Cell>,
+    tactical: bool,
+    eval: Eval,
+    /// The search treats this many plies as the end (negamax4's fixed depth).
+    horizon: usize,
+    depth: Option<usize>,
+    nodes: Option<u64>,
+}
+
+impl Core for AlphaBetaCore {
+    fn new_game(&mut self) {
+        self.searcher.clear();
+    }
+
+    fn search(&mut self, game: &Yavalath, start: Instant, limits: Limits) -> (Cell, f64) {
+        let mut pos = YavalathPosition::new(game, self.tactical, self.eval);
+        pos.horizon = self.horizon;
+        let limits = SearchLimits {
+            soft: limits.optimum.mul_f64(NEW_ITERATION_SHARE),
+            hard: limits.maximum,
+            depth: self.depth,
+            nodes: self.nodes,
+        };
+        let best = self.searcher.search(&mut pos, start, limits, |_| {});
+        match best.filter(|b| !b.pv.is_empty()) {
+            // A logistic of the value: about even at 0, decided positions at 0 or 1.
+            Some(b) => {
+                let v = (b.value as f64 / 150.0).clamp(-50.0, 50.0);
+                let chance = if b.value.abs() >= DECIDED {
+                    (b.value > 0) as u8 as f64
+                } else {
+                    1.0 / (1.0 + (-v).exp())
+                };
+                (b.pv[0], chance)
+            }
+            None => (first_move(game), 0.5),
+        }
+    }
+}
+
+/// A legal placement (the tactical generator's first): what a search that found nothing
+/// plays.
+fn first_move(game: &Yavalath) -> Cell {
+    let mut out = Vec::new();
+    moves(game, true, &mut out);
+    out[0]
+}
+
+/// A search behind the swap decision and the choice of opening.
+struct SearchPlayer {
+    core: Box<dyn Core>,
+    fair_opening: bool,
+    seed: u64,
+}
+
+impl GamePlayer<Yavalath> for SearchPlayer {
+    fn new_game(&mut self) {
+        self.core.new_game();
+    }
+
+    fn choose(&mut self, game: &Yavalath, start: Instant, limits: Limits) -> GameMove {
+        if self.fair_opening && game.swap_rule && game.players == 2 && game.history.is_empty() {
+            if let Some(c) = fair_opening(game, self.seed) {
+                return GameMove::Place(c);
+            }
+        }
+        let (cell, chance) = self.core.search(game, start, limits);
+        if game.can_swap() && chance < 0.5 {
+            GameMove::Swap
+        } else {
+            GameMove::Place(cell)
+        }
+    }
+}
+
+/// One of [`FAIR_OPENINGS`] at random (seeded), on side 5.
+fn fair_opening(game: &Yavalath, seed: u64) -> Option<Cell> {
+    if game.board().side() != 5 {
+        return None;
+    }
+    let k = mix64(seed ^ 0xfa1e) as usize % FAIR_OPENINGS.len();
+    game.board().parse(FAIR_OPENINGS[k]).ok()
+}
+
+struct RandomPlayer {
+    seed: u64,
+}
+
+impl GamePlayer<Yavalath> for RandomPlayer {
+    fn new_game(&mut self) {}
+
+    fn choose(&mut self, game: &Yavalath, _start: Instant, _limits: Limits) -> GameMove {
+        let mut cells = Vec::new();
+        moves(game, false, &mut cells);
+        cells.sort_unstable();
+        let mut choices: Vec<GameMove> = cells.into_iter().map(GameMove::Place).collect();
+        if game.can_swap() {
+            choices.push(GameMove::Swap);
+        }
+        let k = mix64(self.seed ^ game.hash() ^ game.stones_placed() as u64) as usize;
+        choices[k % choices.len()]
+    }
+}
+
+/// The MCTS configuration of `mcts`.
+fn mcts_config() -> MctsConfig {
+    MctsConfig {
+        max_nodes: (TREE_MB << 20) / crate::mcts::node_bytes(),
+        ..MctsConfig::default()
+    }
+}
+
+/// The MCTS configuration of `mcts-plain`: UCT, no RAVE, no solver.
+fn plain_config() -> MctsConfig {
+    MctsConfig {
+        exploration: 1.0,
+        rave: false,
+        solver: false,
+        ..mcts_config()
+    }
+}
+
+pub fn make(name: &str, options: &PlayerOptions, stop: Stop) -> Option<Box<dyn GamePlayer<Yavalath>>> {
+    let seed = options.seed;
+    let mcts = |config: MctsConfig, tactical: bool, reuse: bool| -> Box<dyn Core> {
+        let mut mcts = Mcts::new(config, seed);
+        mcts.set_stop(stop.clone());
+        Box::new(MctsCore {
+            mcts,
+            tactical,
+            playouts: options.mcts.playouts,
+            seed,
+            root_line: Vec::new(),
+            reuse,
+        })
+    };
+    let alphabeta = |features: Features, tactical, eval, horizon, limited: bool| -> Box<dyn Core> {
+        let mut searcher = Searcher::new(options.alphabeta.hash_mb.min(64), features);
+        searcher.set_stop(stop.clone());
+        Box::new(AlphaBetaCore {
+            searcher,
+            tactical,
+            eval,
+            horizon,
+            depth: options.alphabeta.depth.filter(|_| limited),
+            nodes: options.alphabeta.nodes.filter(|_| limited),
+        })
+    };
+    let (core, fair_opening) = match name {
+        "search" | "mcts" => (mcts(mcts_config(), true, true), true),
+        "mcts-plain" => (mcts(plain_config(), false, false), false),
+        "alphabeta" => (
+            alphabeta(Features::default(), true, Eval::Threats, usize::MAX, true),
+            false,
+        ),
+        "negamax4" => {
+            let features = Features {
+                tt: false,
+                killers: true,
+                history: false,
+                pvs: false,
+                aspiration: false,
+                width: 0,
+            };
+            (alphabeta(features, false, Eval::Simple, 4, false), false)
+        }
+        "random" => return Some(Box::new(RandomPlayer { seed })),
+        _ => return None,
+    };
+    Some(Box::new(SearchPlayer {
+        core,
+        fair_opening,
+        seed,
+    }))
+}
+
+/// White's chances after each first stone of side `side`, by the `mcts` search with
+/// `playouts` playouts for black (the measurement behind [`FAIR_OPENINGS`]): (cell, chance).
+pub fn opening_values(side: usize, playouts: u64) -> Vec<(String, f64)> {
+    use crate::games::Rules;
+    let empty = Yavalath::new(side, 2, false).expect("valid side");
+    let mut core = MctsCore {
+        mcts: Mcts::new(mcts_config(), 1),
+        tactical: true,
+        playouts: Some(playouts),
+        seed: 1,
+        root_line: Vec::new(),
+        reuse: false,
+    };
+    let far = Limits {
+        optimum: std::time::Duration::from_secs(3600),
+        maximum: std::time::Duration::from_secs(3600),
+    };
+    empty
+        .board()
+        .cells()
+        .map(|c| {
+            let mut g = empty.clone();
+            g.place(c);
+            let (_, black) = core.search(&g, Instant::now(), far);
+            (g.board().name(c), 1.0 - black)
+        })
+        .collect()
+}
