@@ -353,6 +353,26 @@ impl Rules for Yavalath {
         self.players
     }
 
+    fn set_swap_rule(&mut self, on: bool) {
+        self.swap_rule = on;
+    }
+
+    fn legal_moves(&self) -> Vec<GameMove> {
+        let Some(mover) = self.to_move() else {
+            return Vec::new();
+        };
+        let mut moves: Vec<GameMove> = self
+            .empties
+            .iter()
+            .map(|&c| GameMove::Place(c))
+            .filter(|&m| self.check(mover, m).is_ok())
+            .collect();
+        if self.can_swap() {
+            moves.push(GameMove::Swap);
+        }
+        moves
+    }
+
     fn swap_rule(&self) -> bool {
         self.swap_rule
     }
