@@ -40,6 +40,10 @@ const NAMES: &[&str] = &[
     "gogui-interrupt",
     "list_stones",
     "loadgame",
+    "game",
+    "list_games",
+    "rules",
+    "hexed_start",
     "PLAY",
     "foo",
     "",
@@ -57,7 +61,8 @@ fn number() -> impl Strategy<Value = String> {
 fn colour() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::sample::select(vec![
-            "w", "b", "W", "B", "white", "black", "red", "blue", "Red", "BLUE", "x", "",
+            "w", "b", "W", "B", "white", "black", "red", "blue", "Red", "BLUE", "green", "g",
+            "x", "",
         ])
         .prop_map(str::to_string),
         "[a-zA-Z]{1,6}",
@@ -109,6 +114,14 @@ fn shaped_command() -> impl Strategy<Value = Vec<String>> {
             .prop_map(|(c, t, k)| vec!["time_left".into(), c, t, k]),
         1 => prop::sample::select(NAMES.to_vec())
             .prop_map(|n| vec!["known_command".into(), n.to_string()]),
+        // Games switch under the other commands, so every game meets every command.
+        1 => prop::sample::select(vec!["omega", "yavalath", "hexed", "go"])
+            .prop_map(|g| vec!["game".into(), g.to_string()]),
+        1 => (prop::sample::select(vec!["on", "off", "maybe"]), colour())
+            .prop_map(|(on, c)| vec!["rules".into(), "swap".into(), on.to_string(), c]),
+        1 => colour().prop_map(|c| vec!["play".into(), c, "swap".into()]),
+        1 => (cell(), colour(), colour())
+            .prop_map(|(x, c, f)| vec!["hexed_start".into(), x, c, f]),
         3 => prop::sample::select(vec![
             "undo", "undo", "score", "final_score", "showboard", "to_move", "clear_board",
             "protocol_version", "name", "version", "list_commands",

@@ -19,6 +19,10 @@ pub struct Snapshot {
     over: bool,
     scores: Vec<u128>,
     history: Vec<Vec<u16>>,
+    swap: (bool, bool),
+    /// The game in play, and when it is not Omega its transcript (set-up, rules, moves).
+    game: &'static str,
+    other: Option<String>,
 }
 
 pub fn snapshot(s: &Session) -> Snapshot {
@@ -32,6 +36,9 @@ pub fn snapshot(s: &Session) -> Snapshot {
         over: g.is_over(),
         scores: g.scores(),
         history: g.turn_history(),
+        swap: (s.engine.swap_rule(), s.engine.swapped()),
+        game: s.game_name(),
+        other: s.variant_transcript(),
     }
 }
 

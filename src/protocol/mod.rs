@@ -120,6 +120,11 @@ impl Session {
         Ok(())
     }
 
+    /// The transcript of the game in play when it is not Omega.
+    pub fn variant_transcript(&self) -> Option<String> {
+        self.variant.as_ref().map(|v| v.transcript())
+    }
+
     /// The name of the game being played.
     pub fn game_name(&self) -> &'static str {
         self.variant.as_ref().map_or("omega", |v| v.name())
