@@ -687,3 +687,27 @@ fn duel() {
         100.0 * (centre + half)
     );
 }
+
+/// `omega bench`'s Hexed lines (ignored: a few seconds): `cargo test --release --test hexed
+/// bench -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench() {
+    print!("{}", Hexed::bench(&options(0)));
+}
+
+#[test]
+fn the_bench_searches_fixed_work() {
+    let mut o = options(0);
+    o.alphabeta.depth = Some(3);
+    o.mcts.playouts = Some(500);
+    let a = Hexed::bench(&o);
+    let nodes = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| l.split(" time ").next().unwrap_or("").split(" nps ").next().unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(nodes(&a), nodes(&Hexed::bench(&o)), "{a}");
+    assert_eq!(a.lines().count(), 5, "{a}");
+    assert!(a.contains("playouts 500"), "{a}");
+}

@@ -12,7 +12,7 @@
 //! Every player answers `pass` at once when the colour to move has no placement.
 
 use super::eval::WEIGHTS;
-use super::geometry::{cells, name};
+use super::geometry::{cells, name, CELLS};
 use super::position::{Evaluation, HexedPosition, SWAP};
 use super::Hexed;
 use crate::games::{GameMove, GamePlayer, Rules};
@@ -314,8 +314,10 @@ pub fn random_opening(moves: usize, seed: u64) -> Hexed {
     game
 }
 
-/// The bench positions: random moves from the default start, and the alpha-beta depth.
-const BENCH_POSITIONS: [(usize, usize); 3] = [(6, 7), (20, 7), (40, 20)];
+/// The bench positions: random moves from the default start (a negative count: moves
+/// before the end of that random game), and the alpha-beta depth (the last one reaches
+/// the end: an exact solve).
+const BENCH_POSITIONS: [(i32, usize); 3] = [(6, 13), (20, 13), (-16, 40)];
 /// Playouts of the tree-search line.
 const BENCH_PLAYOUTS: u64 = 20_000;
 
@@ -325,6 +327,12 @@ pub fn bench(options: &PlayerOptions) -> String {
     let mut out = String::new();
     let (mut nodes, mut node_time) = (0u64, Duration::ZERO);
     for (moves, depth) in BENCH_POSITIONS {
+        let moves = if moves >= 0 {
+            moves as usize
+        } else {
+            let length = random_opening(CELLS, 2026).history().len();
+            length.saturating_sub(moves.unsigned_abs() as usize)
+        };
         let game = random_opening(moves, 2026);
         let mut searcher: Searcher<u16> =
             Searcher::new(options.alphabeta.hash_mb.max(1), Features::default());
@@ -379,7 +387,7 @@ pub fn bench(options: &PlayerOptions) -> String {
     );
     let _ = writeln!(
         out,
-        "hexed nodes {nodes} nps {:.0} playouts {playouts} pps {:.0}",
+        "hexed total nodes {nodes} playouts {playouts} nps {:.0} pps {:.0}",
         rate(nodes, node_time),
         rate(playouts, elapsed)
     );

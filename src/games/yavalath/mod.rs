@@ -265,6 +265,25 @@ impl Yavalath {
         }
     }
 
+    /// Makes this game a copy of `from` (same set-up), reusing its memory: a playout runs
+    /// on a copy instead of taking back every stone.
+    pub fn copy_from(&mut self, from: &Yavalath) {
+        self.geo.clone_from(&from.geo);
+        self.players = from.players;
+        self.swap_rule = from.swap_rule;
+        self.stones.clone_from(&from.stones);
+        self.empties.clone_from(&from.empties);
+        self.slot.clone_from(&from.slot);
+        self.win = from.win;
+        self.lose = from.lose;
+        self.stone_hash = from.stone_hash;
+        self.to_move = from.to_move;
+        self.out = from.out;
+        self.result = from.result;
+        self.swapped = from.swapped;
+        self.history.clone_from(&from.history);
+    }
+
     /// The threat sets and hash recomputed from the stones alone (for tests: they must equal
     /// the incremental ones).
     pub fn recount(&self) -> ([CellSet; 3], [CellSet; 3], u64) {

@@ -10,9 +10,9 @@
 //!   legal move, the simple line-count evaluation.
 //! - `random`: a uniformly random legal move (the swap included), seeded.
 //!
-//! The swap: on black's first turn a player searches the position as black; if black's
+//! The swap: on black's first turn a baseline searches the position as black; if black's
 //! chances are below even, it swaps (and so takes white's place). With the swap rule on, the
-//! `mcts` player opens on a cell near even for white (see [`FAIR_OPENINGS`]) so that a swap
+//! `mcts` and `alphabeta` players open on a corner (see [`FAIR_OPENINGS`]) so that a swap
 //! gains the other player little.
 
 use super::eval::DECIDED;
@@ -41,8 +41,14 @@ pub const PLAYER_NAMES: &[&str] = &[
 const NEW_ITERATION_SHARE: f64 = 0.45;
 /// Memory of a tree search's tree.
 const TREE_MB: usize = 256;
-/// Opening cells of side 5 whose value for white the tactical MCTS measured nearest even
-/// (see docs/yavalath.md); on other sides the first move is the search's own.
+/// A first white stone this close to the centre is swapped: the first move is a strong
+/// (winning) advantage in Yavalath (Browne, "Evolutionary Game Design", 2011, ch. 7), and
+/// the central cells measured best for white (docs/yavalath.md); the tree search's values
+/// of single stones on an empty board are too flat (0.48-0.53) to decide by themselves.
+const SWAP_DISTANCE: usize = 2;
+/// Opening cells of side 5: the six corners, which the tactical MCTS measured among the
+/// lowest for white (0.48-0.49, docs/yavalath.md), so that a swap gains little; on other
+/// sides the first move is the search's own.
 const FAIR_OPENINGS: &[&str] = &["a1", "a5", "e1", "e9", "j5", "j9"];
 
 /// One search of a position for its mover: the move to play and the mover's chances in
@@ -163,7 +169,9 @@ fn first_move(game: &Yavalath) -> Cell {
 /// A search behind the swap decision and the choice of opening.
 struct SearchPlayer {
     core: Box<dyn Core>,
-    fair_opening: bool,
+    /// Opens on a fair cell with the swap rule on, and swaps by the centre rule (else by the
+    /// search's value: the baselines).
+    openings: bool,
     seed: u64,
 }
 
@@ -173,17 +181,38 @@ impl GamePlayer<Yavalath> for SearchPlayer {
     }
 
     fn choose(&mut self, game: &Yavalath, start: Instant, limits: Limits) -> GameMove {
-        if self.fair_opening && game.swap_rule && game.players == 2 && game.history.is_empty() {
+        if self.openings && game.swap_rule && game.players == 2 && game.history.is_empty() {
             if let Some(c) = fair_opening(game, self.seed) {
                 return GameMove::Place(c);
             }
         }
+        if self.openings && game.can_swap() {
+            let first = game.last_cell().expect("white's stone");
+            let b = game.board();
+            if centre_distance(b, first) <= SWAP_DISTANCE {
+                return GameMove::Swap;
+            }
+        }
         let (cell, chance) = self.core.search(game, start, limits);
-        if game.can_swap() && chance < 0.5 {
+        if !self.openings && game.can_swap() && chance < 0.5 {
             GameMove::Swap
         } else {
             GameMove::Place(cell)
         }
+    }
+}
+
+/// Hex distance of `cell` from the centre of the board.
+fn centre_distance(board: &crate::board::Board, cell: Cell) -> usize {
+    let c = board.coord(cell);
+    let (dc, dr) = (
+        c.col as i64 - board.side() as i64 + 1,
+        c.row as i64 - board.side() as i64 + 1,
+    );
+    if (dc >= 0) == (dr >= 0) {
+        dc.abs().max(dr.abs()) as usize
+    } else {
+        (dc.abs() + dr.abs()) as usize
     }
 }
 
@@ -260,12 +289,12 @@ pub fn make(name: &str, options: &PlayerOptions, stop: Stop) -> Option<Box<dyn G
             nodes: options.alphabeta.nodes.filter(|_| limited),
         })
     };
-    let (core, fair_opening) = match name {
+    let (core, openings) = match name {
         "search" | "mcts" => (mcts(mcts_config(), true, true), true),
         "mcts-plain" => (mcts(plain_config(), false, false), false),
         "alphabeta" => (
             alphabeta(Features::default(), true, Eval::Threats, usize::MAX, true),
-            false,
+            true,
         ),
         "negamax4" => {
             let features = Features {
@@ -283,7 +312,7 @@ pub fn make(name: &str, options: &PlayerOptions, stop: Stop) -> Option<Box<dyn G
     };
     Some(Box::new(SearchPlayer {
         core,
-        fair_opening,
+        openings,
         seed,
     }))
 }

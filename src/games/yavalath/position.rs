@@ -32,6 +32,8 @@ pub struct YavalathPosition {
     /// At most this many plies are searched by the alpha-beta (its "end of the game").
     pub horizon: usize,
     buffer: Vec<Cell>,
+    /// The copy a playout runs on.
+    spare: Yavalath,
 }
 
 impl YavalathPosition {
@@ -42,6 +44,7 @@ impl YavalathPosition {
             eval,
             horizon: usize::MAX,
             buffer: Vec::new(),
+            spare: game.clone(),
         }
     }
 
@@ -185,18 +188,14 @@ impl MctsPosition for YavalathPosition {
     }
 
     fn playout(&mut self, rng: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
-        let mut plies = 0;
-        while self.game.result.is_none() {
-            let m = playout_move(&self.game, self.tactical, rng, &mut self.buffer);
-            self.game.place(m);
-            plies += 1;
+        let game = &mut self.spare;
+        game.copy_from(&self.game);
+        while game.result.is_none() {
+            let m = playout_move(game, self.tactical, rng, &mut self.buffer);
+            game.place(m);
         }
-        amaf.copy_from_slice(&self.game.stones);
-        let winner = score(&self.game, rewards);
-        for _ in 0..plies {
-            self.game.take_back();
-        }
-        winner
+        amaf.copy_from_slice(&game.stones);
+        score(game, rewards)
     }
 }
 
