@@ -3,6 +3,7 @@
 //! the same on every run and every machine; only the speed varies.
 
 use crate::game::Game;
+use crate::games::Rules;
 use crate::mcts::{Mcts, MctsLimits};
 use crate::player::{random_turn, MctsOptions, PlayerOptions};
 use crate::playout::{OmegaTree, Scratch};
@@ -77,6 +78,10 @@ pub fn run(options: &PlayerOptions) -> String {
         rate(nodes, node_time),
         rate(playouts, playout_time)
     );
+    // The other games' lines (their searches, their positions), after Omega's summary.
+    out.push('\n');
+    out += &crate::games::yavalath::Yavalath::bench(options);
+    out += &crate::games::hexed::Hexed::bench(options);
     out
 }
 

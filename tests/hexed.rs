@@ -704,7 +704,15 @@ fn the_bench_searches_fixed_work() {
     let a = Hexed::bench(&o);
     let nodes = |s: &str| -> Vec<String> {
         s.lines()
-            .map(|l| l.split(" time ").next().unwrap_or("").split(" nps ").next().unwrap_or("").to_string())
+            .map(|l| {
+                l.split(" time ")
+                    .next()
+                    .unwrap_or("")
+                    .split(" nps ")
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
             .collect()
     };
     assert_eq!(nodes(&a), nodes(&Hexed::bench(&o)), "{a}");

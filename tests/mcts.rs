@@ -190,7 +190,10 @@ fn genmove_is_legal_on_every_side_for_two_three_and_four_players() {
             let turns = if side <= 5 { usize::MAX } else { 2 };
             while !referee.is_over() && referee.turns_played() < turns {
                 let colour = referee.to_move();
-                let turn = e.genmove(colour, true, None).unwrap().expect("no swap rule");
+                let turn = e
+                    .genmove(colour, true, None)
+                    .unwrap()
+                    .expect("no swap rule");
                 referee.play_turn(colour, &turn).unwrap();
                 assert_eq!(referee.hash(), e.game().hash());
             }

@@ -61,8 +61,8 @@ fn number() -> impl Strategy<Value = String> {
 fn colour() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::sample::select(vec![
-            "w", "b", "W", "B", "white", "black", "red", "blue", "Red", "BLUE", "green", "g",
-            "x", "",
+            "w", "b", "W", "B", "white", "black", "red", "blue", "Red", "BLUE", "green", "g", "x",
+            "",
         ])
         .prop_map(str::to_string),
         "[a-zA-Z]{1,6}",

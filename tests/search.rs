@@ -113,7 +113,10 @@ fn endgame_solver_finds_that_black_wins_on_side_two() {
     // And from black's side after any white turn, black's best reply wins.
     let mut engine = Engine::new(EngineConfig::default());
     engine.set_up(2, 2).unwrap();
-    let white = engine.genmove(Colour::White, true, None).unwrap().expect("no swap rule");
+    let white = engine
+        .genmove(Colour::White, true, None)
+        .unwrap()
+        .expect("no swap rule");
     assert_eq!(white.len(), 2);
     engine.genmove(Colour::Black, true, None).unwrap();
     assert!(engine.game().is_over());
@@ -209,7 +212,10 @@ fn genmove_is_legal_in_every_phase_for_two_three_and_four_players() {
         let mut referee = Game::new(side, players).unwrap();
         while !referee.is_over() {
             let colour = referee.to_move();
-            let turn = engine.genmove(colour, true, None).unwrap().expect("no swap rule");
+            let turn = engine
+                .genmove(colour, true, None)
+                .unwrap()
+                .expect("no swap rule");
             referee.check_turn(colour, &turn).unwrap();
             referee.play_turn(colour, &turn).unwrap();
             assert_eq!(referee.hash(), engine.game().hash());
@@ -241,7 +247,10 @@ fn depth_and_node_limits_give_the_same_move_on_every_run() {
                     let mover = engine.game().to_move();
                     engine.play(mover, &coords).unwrap();
                 }
-                engine.genmove(game.to_move(), false, None).unwrap().expect("no swap rule")
+                engine
+                    .genmove(game.to_move(), false, None)
+                    .unwrap()
+                    .expect("no swap rule")
             })
             .collect();
         assert_eq!(moves[0], moves[1]);

@@ -42,7 +42,7 @@ fn setup_errors() {
     let g = new(5, 3, false);
     assert_eq!(g.colour_names(), &["white", "black", "red"]);
     assert_eq!(new(5, 2, true).colour_names(), &["white", "black"]);
-    assert!(Yavalath::DEFAULT_SWAP);
+    const { assert!(Yavalath::DEFAULT_SWAP) };
     assert_eq!(Yavalath::DEFAULT_SIDE, 5);
 }
 
@@ -109,7 +109,11 @@ fn full_board_without_result_is_a_draw() {
                 .copied()
                 .filter(|&e| !g.wins(c).contains(e) && !g.losses(c).contains(e))
                 .collect();
-            let pool = if safe.is_empty() { g.empties().to_vec() } else { safe };
+            let pool = if safe.is_empty() {
+                g.empties().to_vec()
+            } else {
+                safe
+            };
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
@@ -135,7 +139,10 @@ fn no_passing_and_bad_cells() {
     assert!(g.parse_move("a6").unwrap_err().contains("off the board"));
     assert!(g.parse_move("e").is_err());
     assert!(g.check(0, GameMove::Place(61)).is_err());
-    assert!(g.check(1, cell(&g, "e5")).unwrap_err().contains("not to move"));
+    assert!(g
+        .check(1, cell(&g, "e5"))
+        .unwrap_err()
+        .contains("not to move"));
     play(&mut g, "e5");
     assert!(g.check(1, cell(&g, "e5")).unwrap_err().contains("occupied"));
     assert_eq!(g.parse_move("SWAP"), Ok(GameMove::Swap));
@@ -154,10 +161,7 @@ fn swap_in_colour_terms() {
     assert_eq!(g.to_move(), Some(1));
     assert_eq!(g.stones(0), vec!["e5"]);
     assert_ne!(g.hash(), before);
-    assert_eq!(
-        g.history(),
-        vec![(0, cell(&g, "e5")), (1, GameMove::Swap)]
-    );
+    assert_eq!(g.history(), vec![(0, cell(&g, "e5")), (1, GameMove::Swap)]);
     assert!(g.check(1, GameMove::Swap).is_err(), "only one swap");
     assert!(g.draw().contains("black to move"));
     play(&mut g, "a1");
@@ -222,7 +226,10 @@ fn three_players_four_wins() {
     let mut g = new(5, 3, false);
     play(&mut g, "a1 j9 e9 b1 j5 e7 e2 h9 a5 g4 f5 c5 d1 h4");
     assert_eq!(g.wins(0).len(), 2);
-    assert!(g.check(2, cell(&g, "a3")).is_ok(), "no single block to force");
+    assert!(
+        g.check(2, cell(&g, "a3")).is_ok(),
+        "no single block to force"
+    );
     play(&mut g, "c1 f3");
     assert_eq!(g.result(), Some(GameResult::Win(0)));
     assert_eq!(g.final_score(), "W+");
@@ -444,7 +451,11 @@ fn duel_strength() {
         let pa = Yavalath::player(&a, &options(k as u64), Stop::new()).unwrap();
         let pb = Yavalath::player(&b, &options(k as u64 + 1000), Stop::new()).unwrap();
         let a_seat = k % 2;
-        let mut seats = if a_seat == 0 { vec![pa, pb] } else { vec![pb, pa] };
+        let mut seats = if a_seat == 0 {
+            vec![pa, pb]
+        } else {
+            vec![pb, pa]
+        };
         let r = duel::play(&start, &mut seats, seconds);
         let s = match r.winning_seat() {
             Some(seat) if seat == a_seat => 1.0,

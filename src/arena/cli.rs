@@ -349,9 +349,10 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
             "--engine-stderr" | "--append" => 0,
             "--sprt" => 4,
             "--engine" | "--name" | "--dir" | "--engine-movetime" | "--engine-time" | "--games"
-            | "--game" | "--swap" | "--size" | "--players" | "--seed" | "--movetime" | "--time" | "--timeout"
-            | "--concurrency" | "--openings" | "--openings-order" | "--openings-turns"
-            | "--records" | "--records-file" | "--first-record" | "--sprt-model" => 1,
+            | "--game" | "--swap" | "--size" | "--players" | "--seed" | "--movetime" | "--time"
+            | "--timeout" | "--concurrency" | "--openings" | "--openings-order"
+            | "--openings-turns" | "--records" | "--records-file" | "--first-record"
+            | "--sprt-model" => 1,
             "--resume" => return Err(usage("--resume is given once, with a directory")),
             other => return Err(usage(format!("unknown option '{other}' (try --help)"))),
         };
@@ -522,7 +523,9 @@ fn validate(c: &Config) -> Result<(), CliError> {
     } else if !Board::side_is_valid(c.size) {
         return Err(usage(format!("--size must be 2..13, got {}", c.size)));
     } else if c.swap.is_some() {
-        return Err(usage("--swap is for yavalath and hexed (omega-match referees omega without it)"));
+        return Err(usage(
+            "--swap is for yavalath and hexed (omega-match referees omega without it)",
+        ));
     }
     if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&c.players) {
         return Err(usage(format!(

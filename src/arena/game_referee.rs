@@ -55,8 +55,14 @@ pub fn play_game(
 /// is refused.
 pub fn check_setup(setup: &GameSetup) -> Result<Vec<String>, String> {
     fn names<R: Rules>(s: &GameSetup) -> Result<Vec<String>, String> {
-        let game = R::new(s.size, s.players, s.swap.unwrap_or(R::DEFAULT_SWAP))
-            .map_err(|e| format!("{} refuses size {} with {} players ({e:?})", R::NAME, s.size, s.players))?;
+        let game = R::new(s.size, s.players, s.swap.unwrap_or(R::DEFAULT_SWAP)).map_err(|e| {
+            format!(
+                "{} refuses size {} with {} players ({e:?})",
+                R::NAME,
+                s.size,
+                s.players
+            )
+        })?;
         Ok(game.colour_names().iter().map(|c| c.to_string()).collect())
     }
     match setup.name.as_str() {
@@ -78,7 +84,12 @@ pub fn default_size(name: &str) -> Option<usize> {
 /// The outcome of a game stopped before it started because `seat` could not start.
 pub fn failed_start(setup: &GameSetup, seat: usize, reason: String) -> Option<Outcome> {
     fn make<R: Rules>(setup: &GameSetup, seat: usize, reason: String) -> Option<Outcome> {
-        let game = R::new(setup.size, setup.players, setup.swap.unwrap_or(R::DEFAULT_SWAP)).ok()?;
+        let game = R::new(
+            setup.size,
+            setup.players,
+            setup.swap.unwrap_or(R::DEFAULT_SWAP),
+        )
+        .ok()?;
         let seats: Vec<usize> = (0..setup.players).collect();
         let winner = Some((seat + 1) % setup.players);
         let mut o = outcome(&game, winner, Ending::Forfeit { seat, reason }, &seats, 0);
@@ -158,8 +169,17 @@ fn play<R: Rules>(
     macro_rules! lose {
         ($seat:expr, $reason:expr) => {{
             let seat: usize = $seat;
-            let ending = Ending::Forfeit { seat, reason: $reason };
-            let mut o = outcome(&game, Some((seat + 1) % players), ending, &seat_of_colour, opening_moves);
+            let ending = Ending::Forfeit {
+                seat,
+                reason: $reason,
+            };
+            let mut o = outcome(
+                &game,
+                Some((seat + 1) % players),
+                ending,
+                &seat_of_colour,
+                opening_moves,
+            );
             o.time_used = used;
             o.worst_turn = worst;
             return Some(o);
@@ -256,7 +276,10 @@ fn play<R: Rules>(
         for (other, engine) in seats.iter_mut().enumerate() {
             if other != seat {
                 if let Err(f) = engine.command(&play, times[other].command_limit(), stop) {
-                    let c = seat_of_colour.iter().position(|&s| s == other).unwrap_or(other);
+                    let c = seat_of_colour
+                        .iter()
+                        .position(|&s| s == other)
+                        .unwrap_or(other);
                     fault!(other, colours[c], play, f);
                 }
             }
@@ -266,7 +289,13 @@ fn play<R: Rules>(
         Some(GameResult::Win(c)) => Some(seat_of_colour[c]),
         _ => None,
     };
-    let mut o = outcome(&game, winner_seat, Ending::Finished, &seat_of_colour, opening_moves);
+    let mut o = outcome(
+        &game,
+        winner_seat,
+        Ending::Finished,
+        &seat_of_colour,
+        opening_moves,
+    );
     o.time_used = used;
     o.worst_turn = worst;
     Some(o)

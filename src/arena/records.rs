@@ -217,7 +217,10 @@ mod tests {
         let draw = "# omega-match game 2 of 2\n# red: a (a)\n# green: b (b)\n# result: 0\n\
                     # winner: none (draw)\n# ended: game over after 59 turns\n";
         let r = read_result(draw).unwrap();
-        assert_eq!((r.winner_seat, &r.names[..]), (None, &["a".to_string(), "b".to_string()][..]));
+        assert_eq!(
+            (r.winner_seat, &r.names[..]),
+            (None, &["a".to_string(), "b".to_string()][..])
+        );
         let bad = draw.replace("none (draw)", "blue (a)");
         assert!(read_result(&bad).is_err());
     }

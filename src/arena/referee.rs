@@ -359,10 +359,7 @@ mod tests {
         let o = forfeit(&g, 0, 2, "test".into(), vec![Duration::ZERO; 3]);
         assert_eq!((o.winner.as_str(), o.winner_seat), ("black", Some(1)));
         let two = Game::new(3, 2).unwrap();
-        assert_eq!(
-            forfeit(&two, 0, 1, "x".into(), vec![]).winner_seat,
-            Some(0)
-        );
+        assert_eq!(forfeit(&two, 0, 1, "x".into(), vec![]).winner_seat, Some(0));
         assert_eq!(
             forfeit(&two, 0, 0, "x".into(), vec![]).result,
             "black+F (x)"

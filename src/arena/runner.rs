@@ -11,8 +11,8 @@
 
 use super::cli::{Config, Openings, ARGS_FILE};
 use super::engine_proc::{EngineProc, Fault};
-use super::records::{self, RecordHeader};
 use super::game_referee;
+use super::records::{self, RecordHeader};
 use super::referee::{self, Ending, Outcome, TimeControl};
 use super::schedule;
 use super::stats::SprtDecision;

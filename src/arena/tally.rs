@@ -164,7 +164,12 @@ impl Tally {
 
     /// Counts one game: the engine in each seat, the winning seat (`None`: a draw), the
     /// forfeiting seat.
-    pub fn add(&mut self, seats: &[usize], winner_seat: Option<usize>, forfeit_seat: Option<usize>) {
+    pub fn add(
+        &mut self,
+        seats: &[usize],
+        winner_seat: Option<usize>,
+        forfeit_seat: Option<usize>,
+    ) {
         let winner = winner_seat.map(|w| seats[w]);
         let weight = 1.0 / (seats.len() - 1) as f64;
         for (s, &a) in seats.iter().enumerate() {

@@ -167,7 +167,13 @@ impl<R: Rules> VariantEngine for GameEngine<R> {
     }
 
     fn set_swap(&mut self, on: bool) -> Result<(), String> {
-        if !on && self.game.history().iter().any(|(_, m)| *m == GameMove::Swap) {
+        if !on
+            && self
+                .game
+                .history()
+                .iter()
+                .any(|(_, m)| *m == GameMove::Swap)
+        {
             return Err("a swap was played: undo it first".into());
         }
         self.game.set_swap_rule(on);
@@ -271,7 +277,11 @@ pub fn transcript<R: Rules>(game: &R) -> String {
         text += &format!("{command}\n");
     }
     for (colour, m) in game.history() {
-        text += &format!("play {} {}\n", game.colour_names()[colour], game.move_name(m));
+        text += &format!(
+            "play {} {}\n",
+            game.colour_names()[colour],
+            game.move_name(m)
+        );
     }
     text
 }

@@ -137,7 +137,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         |i| map(opt(seconds), Command::Solve)(i),
         "[SECONDS]",
     ),
-    spec("game", |i| map(word, |w| Command::Game(w.to_string()))(i), "NAME"),
+    spec(
+        "game",
+        |i| map(word, |w| Command::Game(w.to_string()))(i),
+        "NAME",
+    ),
     spec("list_games", |i| none(i, Command::ListGames), ""),
     spec("rules", rules, "[swap on|off]"),
     spec("hexed_start", hexed_start, "CELL COLOUR FIRST"),
@@ -252,7 +256,10 @@ fn load_game(i: &str) -> IResult<&str, Command> {
 
 fn rules(i: &str) -> IResult<&str, Command> {
     let on_off = alt((map(tag("on"), |_| true), map(tag("off"), |_| false)));
-    map(opt(preceded(pair(tag("swap"), space1), on_off)), Command::Rules)(i)
+    map(
+        opt(preceded(pair(tag("swap"), space1), on_off)),
+        Command::Rules,
+    )(i)
 }
 
 fn hexed_start(i: &str) -> IResult<&str, Command> {

@@ -87,9 +87,7 @@ fn omega(session: &mut Session, command: Command, answer: &mut Answer) -> Reply 
         Command::Play(c, words) => play(session, colour(&c, "play")?, &words),
         Command::Genmove(c) => genmove(session, colour(&c, "genmove")?, true),
         Command::RegGenmove(c) => genmove(session, colour(&c, "reg_genmove")?, false),
-        Command::Analyze(c, interval) => {
-            analyze(session, colour(&c, "analyze")?, interval, answer)
-        }
+        Command::Analyze(c, interval) => analyze(session, colour(&c, "analyze")?, interval, answer),
         Command::GenmoveAnalyze(c, interval) => {
             genmove_analyze(session, colour(&c, "genmove_analyze")?, interval, answer)
         }
@@ -202,7 +200,11 @@ fn in_game(session: &Session, colour: Colour) -> Result<(), String> {
 fn play(session: &mut Session, colour: Colour, words: &[String]) -> Reply {
     if let [word] = words {
         if word == "swap" {
-            return session.engine.swap(colour).map(|_| String::new()).map_err(|e| format!("illegal move: {e}"));
+            return session
+                .engine
+                .swap(colour)
+                .map(|_| String::new())
+                .map_err(|e| format!("illegal move: {e}"));
         }
     }
     let mut coords = Vec::with_capacity(words.len());

@@ -84,7 +84,10 @@ pub fn run(session: &mut Session, command: Command) -> Reply {
 }
 
 fn unsupported(command: &str, game: &dyn VariantEngine) -> String {
-    format!("{command} is not supported in {} (only in omega)", game.name())
+    format!(
+        "{command} is not supported in {} (only in omega)",
+        game.name()
+    )
 }
 
 /// The game's colour named `word`, or the syntax error of `command`.

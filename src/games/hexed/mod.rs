@@ -449,7 +449,9 @@ impl Rules for Hexed {
 
     fn own_moves_left(&self) -> usize {
         // Every empty cell is filled by one of the two players, or nearly.
-        (CELLS - (self.count(0) + self.count(1)) as usize).div_ceil(2).max(1)
+        (CELLS - (self.count(0) + self.count(1)) as usize)
+            .div_ceil(2)
+            .max(1)
     }
 
     fn with_start(&self, anchor: &str, colour: usize, first: usize) -> Result<Self, String> {

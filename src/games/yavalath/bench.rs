@@ -4,8 +4,8 @@
 
 use super::position::{moves, Eval, YavalathPosition};
 use super::Yavalath;
-use crate::games::Rules;
 use crate::board::Cell;
+use crate::games::Rules;
 use crate::mcts::{FastRng, Mcts, MctsLimits};
 use crate::player::PlayerOptions;
 use crate::search::{Features, SearchLimits, Searcher};

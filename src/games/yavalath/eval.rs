@@ -26,7 +26,7 @@ fn line_counts(game: &Yavalath) -> [[i32; 2]; 3] {
                 n += 1;
             }
         }
-        if !mixed && n >= 2 && n <= 3 {
+        if !mixed && (2..=3).contains(&n) {
             counts[mark as usize - 1][n - 2] += 1;
         }
     }
@@ -60,7 +60,9 @@ pub fn threats(game: &Yavalath, player: usize) -> Value {
             return sign * DECIDED;
         }
         let threats = game.win[opp];
-        let unblockable = threats.first().is_some_and(|c| game.lose[mover].contains(c));
+        let unblockable = threats
+            .first()
+            .is_some_and(|c| game.lose[mover].contains(c));
         if threats.len() >= 2 || unblockable {
             return -sign * DECIDED;
         }
@@ -72,8 +74,7 @@ pub fn threats(game: &Yavalath, player: usize) -> Value {
         if game.out[c] {
             continue;
         }
-        let own: Value = game
-            .win[c]
+        let own: Value = game.win[c]
             .iter()
             .map(|x| {
                 let safe = (0..game.players).all(|o| o == c || game.lose[o].contains(x));

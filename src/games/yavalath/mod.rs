@@ -294,8 +294,7 @@ impl Yavalath {
                 Some(c) => hash ^= self.geo.key(c, cell),
                 None => {
                     for colour in 0..self.players {
-                        let (longest, three) =
-                            self.geo.runs(&self.stones, cell, colour as u8 + 1);
+                        let (longest, three) = self.geo.runs(&self.stones, cell, colour as u8 + 1);
                         win[colour].set(cell, longest >= 4);
                         lose[colour].set(cell, longest < 4 && three);
                     }

@@ -263,7 +263,11 @@ fn plain_config() -> MctsConfig {
     }
 }
 
-pub fn make(name: &str, options: &PlayerOptions, stop: Stop) -> Option<Box<dyn GamePlayer<Yavalath>>> {
+pub fn make(
+    name: &str,
+    options: &PlayerOptions,
+    stop: Stop,
+) -> Option<Box<dyn GamePlayer<Yavalath>>> {
     let seed = options.seed;
     let mcts = |config: MctsConfig, tactical: bool, reuse: bool| -> Box<dyn Core> {
         let mut mcts = Mcts::new(config, seed);
