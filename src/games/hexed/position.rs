@@ -238,9 +238,9 @@ impl MctsPosition for HexedPosition {
         }
         let s = &n.state;
         amaf.fill(0);
-        for colour in 0..2 {
-            for c in cells(s.stones[colour] & VALID) {
-                amaf[c] = TAG_OF_COLOUR[colour];
+        for (&stones, &tag) in s.stones.iter().zip(&TAG_OF_COLOUR) {
+            for c in cells(stones & VALID) {
+                amaf[c] = tag;
             }
         }
         *rewards = [0.0; crate::mcts::MAX_PLAYERS];

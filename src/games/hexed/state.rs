@@ -96,8 +96,8 @@ impl State {
     /// The hash from scratch (the incremental one must equal it).
     pub fn recount_hash(&self) -> u64 {
         let mut h = 0;
-        for colour in 0..2 {
-            for c in cells(self.stones[colour]) {
+        for (colour, &stones) in self.stones.iter().enumerate() {
+            for c in cells(stones) {
                 h ^= ZOBRIST[c][colour];
             }
         }
