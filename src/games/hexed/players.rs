@@ -313,9 +313,19 @@ pub fn random_opening(moves: usize, seed: u64) -> Hexed {
 /// The bench positions: random moves from the default start (a negative count: moves
 /// before the end of that random game), and the alpha-beta depth (the last one reaches
 /// the end: an exact solve).
-const BENCH_POSITIONS: [(i32, usize); 3] = [(6, 13), (20, 13), (-16, 40)];
+const BENCH_POSITIONS: [(i32, usize); 3] = [(6, 13), (20, 13), (-12, 40)];
 /// Playouts of the tree-search line.
 const BENCH_PLAYOUTS: u64 = 20_000;
+
+/// A search to `depth`, whatever the clock.
+fn to_depth(depth: usize) -> SearchLimits {
+    SearchLimits {
+        soft: Duration::MAX,
+        hard: Duration::MAX,
+        depth: Some(depth),
+        nodes: None,
+    }
+}
 
 /// `omega bench`'s Hexed lines: alpha-beta at fixed depths (the last one an exact endgame
 /// solve) and `mcts-plain` at a fixed playout count, with nodes/s and playouts/s.
@@ -333,19 +343,13 @@ pub fn bench(options: &PlayerOptions) -> String {
         let mut searcher: Searcher<u16> =
             Searcher::new(options.alphabeta.hash_mb.max(1), Features::default());
         let mut pos = HexedPosition::new(&game, Evaluation::Heuristic(WEIGHTS));
-        let limits = SearchLimits {
-            soft: Duration::MAX,
-            hard: Duration::MAX,
-            depth: Some(options.alphabeta.depth.unwrap_or(depth)),
-            nodes: None,
-        };
+        let depth = options.alphabeta.depth.unwrap_or(depth);
         let start = Instant::now();
-        let Some(result) = searcher.search(&mut pos, start, limits, |_| {}) else {
+        let Some(result) = searcher.search(&mut pos, start, to_depth(depth), |_| {}) else {
             continue;
         };
         let elapsed = start.elapsed();
-        nodes += result.nodes;
-        node_time += elapsed;
+        (nodes, node_time) = (nodes + result.nodes, node_time + elapsed);
         let _ = writeln!(
             out,
             "hexed alphabeta move {moves:>2} depth {:>2}{} value {:>9} nodes {:>9} time {:.3}",
