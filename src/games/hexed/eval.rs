@@ -30,9 +30,9 @@ pub struct Weights {
 
 /// The weights the players use (measured: docs/hexed.md).
 pub const WEIGHTS: Weights = Weights {
-    mobility: 8,
+    mobility: 16,
     potential: 4,
-    corner: 200,
+    corner: 400,
     stable: 60,
     near_corner: -120,
     stone: 0,

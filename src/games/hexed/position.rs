@@ -238,7 +238,7 @@ impl MctsPosition for HexedPosition {
         }
         let s = &n.state;
         amaf.fill(0);
-        for (stones, tag) in s.stones.iter().zip(TAG_OF_COLOUR) {
+        for (&stones, &tag) in s.stones.iter().zip(&TAG_OF_COLOUR) {
             for c in cells(stones & VALID) {
                 amaf[c] = tag;
             }

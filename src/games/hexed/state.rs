@@ -4,7 +4,7 @@
 use super::geometry::{bit, cells, shift, Bits, CELLS, DIRS, VALID};
 
 /// Opponent stones one line can hold between a placed stone and the own stone that ends it:
-/// the longest lines (the diagonals from a1 to j... across all 9 columns) have 9 cells.
+/// the longest lines (diagonals crossing all 9 columns, such as a1 b1 c2 d2 ... j5) have 9 cells.
 const MAX_RUN: usize = 7;
 
 /// The placements of the player owning `own` against `opp`: the empty cells from which a
