@@ -42,7 +42,7 @@ fn setup_errors() {
     let g = new(5, 3, false);
     assert_eq!(g.colour_names(), &["white", "black", "red"]);
     assert_eq!(new(5, 2, true).colour_names(), &["white", "black"]);
-    assert!(Yavalath::DEFAULT_SWAP);
+    const { assert!(Yavalath::DEFAULT_SWAP) };
     assert_eq!(Yavalath::DEFAULT_SIDE, 5);
 }
 
@@ -109,7 +109,11 @@ fn full_board_without_result_is_a_draw() {
                 .copied()
                 .filter(|&e| !g.wins(c).contains(e) && !g.losses(c).contains(e))
                 .collect();
-            let pool = if safe.is_empty() { g.empties().to_vec() } else { safe };
+            let pool = if safe.is_empty() {
+                g.empties().to_vec()
+            } else {
+                safe
+            };
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
@@ -135,7 +139,10 @@ fn no_passing_and_bad_cells() {
     assert!(g.parse_move("a6").unwrap_err().contains("off the board"));
     assert!(g.parse_move("e").is_err());
     assert!(g.check(0, GameMove::Place(61)).is_err());
-    assert!(g.check(1, cell(&g, "e5")).unwrap_err().contains("not to move"));
+    assert!(g
+        .check(1, cell(&g, "e5"))
+        .unwrap_err()
+        .contains("not to move"));
     play(&mut g, "e5");
     assert!(g.check(1, cell(&g, "e5")).unwrap_err().contains("occupied"));
     assert_eq!(g.parse_move("SWAP"), Ok(GameMove::Swap));
@@ -154,10 +161,7 @@ fn swap_in_colour_terms() {
     assert_eq!(g.to_move(), Some(1));
     assert_eq!(g.stones(0), vec!["e5"]);
     assert_ne!(g.hash(), before);
-    assert_eq!(
-        g.history(),
-        vec![(0, cell(&g, "e5")), (1, GameMove::Swap)]
-    );
+    assert_eq!(g.history(), vec![(0, cell(&g, "e5")), (1, GameMove::Swap)]);
     assert!(g.check(1, GameMove::Swap).is_err(), "only one swap");
     assert!(g.draw().contains("black to move"));
     play(&mut g, "a1");
@@ -222,7 +226,10 @@ fn three_players_four_wins() {
     let mut g = new(5, 3, false);
     play(&mut g, "a1 j9 e9 b1 j5 e7 e2 h9 a5 g4 f5 c5 d1 h4");
     assert_eq!(g.wins(0).len(), 2);
-    assert!(g.check(2, cell(&g, "a3")).is_ok(), "no single block to force");
+    assert!(
+        g.check(2, cell(&g, "a3")).is_ok(),
+        "no single block to force"
+    );
     play(&mut g, "c1 f3");
     assert_eq!(g.result(), Some(GameResult::Win(0)));
     assert_eq!(g.final_score(), "W+");
@@ -231,6 +238,27 @@ fn three_players_four_wins() {
     play(&mut g, "a1 j9 e5 b1 j8 g7 c1 j7");
     assert_eq!(g.result(), Some(GameResult::Win(2)));
     assert_eq!(g.final_score(), "R+");
+}
+
+#[test]
+fn drawing_as_documented() {
+    let mut g = new(5, 2, true);
+    play(&mut g, "e5 d4 f6");
+    let expected = [
+        "        e f g h j",
+        "  9     . . . . .",
+        "  8    . . . . . .",
+        "  7   . . . . . . .",
+        "  6  . . . . w . . .",
+        "  5 . . . . W . . . .",
+        "  4  . . . B . . . .",
+        "  3   . . . . . . .",
+        "  2    . . . . . .",
+        "  1     . . . . .",
+        "        a b c d e",
+        "move 4, black to move, score white 2 black 1",
+    ];
+    assert_eq!(g.draw(), expected.join("\n"));
 }
 
 #[test]
@@ -243,7 +271,10 @@ fn drawing_marks_the_last_move() {
     assert!(row1.contains('b') && !row1.contains('B'), "{d}");
     let row5 = d.lines().find(|l| l.starts_with("  5 ")).unwrap();
     assert!(row5.contains('W'), "{d}");
-    assert!(d.ends_with("move 3, white to move"), "{d}");
+    assert!(
+        d.ends_with("move 3, white to move, score white 1 black 1"),
+        "{d}"
+    );
     assert_eq!(d.lines().count(), 9 + 2 + 1);
     assert!(!d.contains("\n\n"));
     assert_eq!(g.score(), "white 1 black 1");
@@ -327,6 +358,31 @@ fn hash_tells_positions_apart() {
     let h = c.hash();
     play(&mut c, "swap");
     assert_ne!(c.hash(), h);
+}
+
+#[test]
+fn bench_counts_are_fixed() {
+    let mut o = options(0);
+    o.mcts.playouts = Some(2000);
+    o.alphabeta.depth = Some(3);
+    let a = Yavalath::bench(&o);
+    let b = Yavalath::bench(&o);
+    let counts = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let at = w
+                    .iter()
+                    .position(|&x| x == "nodes" || x == "playouts")
+                    .unwrap();
+                w[at + 1].to_string()
+            })
+            .collect()
+    };
+    assert_eq!(a.lines().count(), 6, "{a}");
+    assert!(a.ends_with('\n'));
+    assert_eq!(counts(&a), counts(&b));
+    assert!(a.contains("playouts 2000"), "{a}");
 }
 
 fn options(seed: u64) -> PlayerOptions {
@@ -444,7 +500,11 @@ fn duel_strength() {
         let pa = Yavalath::player(&a, &options(k as u64), Stop::new()).unwrap();
         let pb = Yavalath::player(&b, &options(k as u64 + 1000), Stop::new()).unwrap();
         let a_seat = k % 2;
-        let mut seats = if a_seat == 0 { vec![pa, pb] } else { vec![pb, pa] };
+        let mut seats = if a_seat == 0 {
+            vec![pa, pb]
+        } else {
+            vec![pb, pa]
+        };
         let r = duel::play(&start, &mut seats, seconds);
         let s = match r.winning_seat() {
             Some(seat) if seat == a_seat => 1.0,
@@ -486,4 +546,12 @@ fn openings() {
     for (cell, chance) in v {
         eprintln!("{cell} {chance:.3}");
     }
+}
+
+/// The bench lines (`omega bench` prints them once the protocol glue is in). Run by hand:
+/// `cargo test --release --test yavalath -- --ignored print_bench --nocapture`.
+#[test]
+#[ignore]
+fn print_bench() {
+    eprint!("{}", Yavalath::bench(&options(0)));
 }

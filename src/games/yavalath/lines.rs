@@ -73,7 +73,11 @@ impl Geometry {
                 let mut w = [cell; 4];
                 for k in 1..4 {
                     let prev = w[k - 1];
-                    w[k] = if prev == NONE { NONE } else { step[prev as usize * 6 + d] };
+                    w[k] = if prev == NONE {
+                        NONE
+                    } else {
+                        step[prev as usize * 6 + d]
+                    };
                 }
                 if w[3] != NONE {
                     windows.push(w);

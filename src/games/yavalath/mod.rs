@@ -22,6 +22,7 @@ mod lines;
 mod players;
 mod position;
 mod render;
+mod threats;
 
 pub use lines::CellSet;
 pub use players::{opening_values, PLAYER_NAMES};
@@ -294,8 +295,7 @@ impl Yavalath {
                 Some(c) => hash ^= self.geo.key(c, cell),
                 None => {
                     for colour in 0..self.players {
-                        let (longest, three) =
-                            self.geo.runs(&self.stones, cell, colour as u8 + 1);
+                        let (longest, three) = self.geo.runs(&self.stones, cell, colour as u8 + 1);
                         win[colour].set(cell, longest >= 4);
                         lose[colour].set(cell, longest < 4 && three);
                     }
