@@ -555,3 +555,26 @@ fn openings() {
 fn print_bench() {
     eprint!("{}", Yavalath::bench(&options(0)));
 }
+
+#[test]
+fn forced_wins_by_threats_are_played() {
+    // White a1 b1 and e2 g4: d1 makes two threats at once (c1 and f3); black has no threat.
+    // The default finds a forced win and keeps it whatever black answers.
+    let mut g = new(5, 2, false);
+    play(&mut g, "a1 j9 b1 e9 e2 j5 g4 h9");
+    assert!(g.wins(0).is_empty() && g.wins(1).is_empty());
+    let mut white = Yavalath::player("search", &options(2), Stop::new()).unwrap();
+    let mut black = Yavalath::player("search", &options(3), Stop::new()).unwrap();
+    while let Some(c) = g.to_move() {
+        let p = if c == 0 { &mut white } else { &mut black };
+        let m = p.choose(&g, Instant::now(), limits(50));
+        assert!(g.check(c, m).is_ok());
+        g.play(m);
+    }
+    assert_eq!(g.result(), Some(GameResult::Win(0)));
+    assert!(
+        g.history().len() <= 8 + 5,
+        "a short forced win: {:?}",
+        g.history()
+    );
+}
