@@ -241,6 +241,27 @@ fn three_players_four_wins() {
 }
 
 #[test]
+fn drawing_as_documented() {
+    let mut g = new(5, 2, true);
+    play(&mut g, "e5 d4 f6");
+    let expected = [
+        "        e f g h j",
+        "  9     . . . . .",
+        "  8    . . . . . .",
+        "  7   . . . . . . .",
+        "  6  . . . . w . . .",
+        "  5 . . . . W . . . .",
+        "  4  . . . B . . . .",
+        "  3   . . . . . . .",
+        "  2    . . . . . .",
+        "  1     . . . . .",
+        "        a b c d e",
+        "move 4, black to move, score white 2 black 1",
+    ];
+    assert_eq!(g.draw(), expected.join("\n"));
+}
+
+#[test]
 fn drawing_marks_the_last_move() {
     let mut g = new(5, 2, true);
     play(&mut g, "e5 a1");
@@ -250,7 +271,10 @@ fn drawing_marks_the_last_move() {
     assert!(row1.contains('b') && !row1.contains('B'), "{d}");
     let row5 = d.lines().find(|l| l.starts_with("  5 ")).unwrap();
     assert!(row5.contains('W'), "{d}");
-    assert!(d.ends_with("move 3, white to move"), "{d}");
+    assert!(
+        d.ends_with("move 3, white to move, score white 1 black 1"),
+        "{d}"
+    );
     assert_eq!(d.lines().count(), 9 + 2 + 1);
     assert!(!d.contains("\n\n"));
     assert_eq!(g.score(), "white 1 black 1");
@@ -334,6 +358,31 @@ fn hash_tells_positions_apart() {
     let h = c.hash();
     play(&mut c, "swap");
     assert_ne!(c.hash(), h);
+}
+
+#[test]
+fn bench_counts_are_fixed() {
+    let mut o = options(0);
+    o.mcts.playouts = Some(2000);
+    o.alphabeta.depth = Some(3);
+    let a = Yavalath::bench(&o);
+    let b = Yavalath::bench(&o);
+    let counts = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let at = w
+                    .iter()
+                    .position(|&x| x == "nodes" || x == "playouts")
+                    .unwrap();
+                w[at + 1].to_string()
+            })
+            .collect()
+    };
+    assert_eq!(a.lines().count(), 6, "{a}");
+    assert!(a.ends_with('\n'));
+    assert_eq!(counts(&a), counts(&b));
+    assert!(a.contains("playouts 2000"), "{a}");
 }
 
 fn options(seed: u64) -> PlayerOptions {
@@ -497,4 +546,35 @@ fn openings() {
     for (cell, chance) in v {
         eprintln!("{cell} {chance:.3}");
     }
+}
+
+/// The bench lines (`omega bench` prints them once the protocol glue is in). Run by hand:
+/// `cargo test --release --test yavalath -- --ignored print_bench --nocapture`.
+#[test]
+#[ignore]
+fn print_bench() {
+    eprint!("{}", Yavalath::bench(&options(0)));
+}
+
+#[test]
+fn forced_wins_by_threats_are_played() {
+    // White a1 b1 and e2 g4: d1 makes two threats at once (c1 and f3); black has no threat.
+    // The default finds a forced win and keeps it whatever black answers.
+    let mut g = new(5, 2, false);
+    play(&mut g, "a1 j9 b1 e9 e2 j5 g4 h9");
+    assert!(g.wins(0).is_empty() && g.wins(1).is_empty());
+    let mut white = Yavalath::player("search", &options(2), Stop::new()).unwrap();
+    let mut black = Yavalath::player("search", &options(3), Stop::new()).unwrap();
+    while let Some(c) = g.to_move() {
+        let p = if c == 0 { &mut white } else { &mut black };
+        let m = p.choose(&g, Instant::now(), limits(50));
+        assert!(g.check(c, m).is_ok());
+        g.play(m);
+    }
+    assert_eq!(g.result(), Some(GameResult::Win(0)));
+    assert!(
+        g.history().len() <= 8 + 5,
+        "a short forced win: {:?}",
+        g.history()
+    );
 }

@@ -37,9 +37,16 @@ fn position(stones: usize) -> Yavalath {
     game
 }
 
+/// Work per second, safe for a zero time.
+fn rate(n: u64, t: Duration) -> f64 {
+    n as f64 / t.as_secs_f64().max(1e-9)
+}
+
+/// Runs the lines; the last totals them: `yavalath nodes N nps X playouts P pps Y`.
 pub fn run(options: &PlayerOptions) -> String {
     let mut out = String::new();
-    let (mut nodes, mut node_time) = (0, Duration::ZERO);
+    // (total work, total time) of the alpha-beta lines, then of the MCTS lines.
+    let mut totals = [(0u64, Duration::ZERO); 2];
     for &(name, stones, depth) in POSITIONS {
         let game = position(stones);
         let depth = options.alphabeta.depth.unwrap_or(depth);
@@ -53,23 +60,20 @@ pub fn run(options: &PlayerOptions) -> String {
         };
         let start = Instant::now();
         let it = searcher.search(&mut pos, start, limits, |_| {});
-        let t = start.elapsed();
-        let n = it.map_or(0, |i| i.nodes);
-        nodes += n;
-        node_time += t;
-        let _ = writeln!(
-            out,
-            "yavalath alphabeta {name:<8} depth {depth} nodes {n} time {:.3} nps {:.0}",
-            t.as_secs_f64(),
-            n as f64 / t.as_secs_f64().max(1e-9)
+        let label = format!("alphabeta {name:<8} depth {depth} nodes");
+        line(
+            &mut out,
+            &mut totals[0],
+            &label,
+            "nps",
+            it.map_or(0, |i| i.nodes),
+            start,
         );
     }
     let count = options.mcts.playouts.unwrap_or(BENCH_PLAYOUTS);
-    let (mut playouts, mut playout_time) = (0, Duration::ZERO);
     for (name, tactical) in [("mcts-plain", false), ("mcts", true)] {
-        let game = position(0);
         let mut mcts: Mcts<Cell> = Mcts::new(crate::mcts::MctsConfig::default(), 1);
-        let mut pos = YavalathPosition::new(&game, tactical, Eval::Threats);
+        let mut pos = YavalathPosition::new(&position(0), tactical, Eval::Threats);
         let start = Instant::now();
         let limits = MctsLimits {
             start,
@@ -77,18 +81,17 @@ pub fn run(options: &PlayerOptions) -> String {
             playouts: Some(count),
         };
         let p = mcts.search(&mut pos, limits, None, |_, _| {});
-        let t = start.elapsed();
-        let n = p.map_or(0, |p| p.playouts);
-        playouts += n;
-        playout_time += t;
-        let _ = writeln!(
-            out,
-            "yavalath {name:<10} empty board playouts {n} time {:.3} pps {:.0}",
-            t.as_secs_f64(),
-            n as f64 / t.as_secs_f64().max(1e-9)
+        let label = format!("{name:<10} empty board playouts");
+        line(
+            &mut out,
+            &mut totals[1],
+            &label,
+            "pps",
+            p.map_or(0, |p| p.playouts),
+            start,
         );
     }
-    let rate = |n: u64, t: Duration| n as f64 / t.as_secs_f64().max(1e-9);
+    let [(nodes, node_time), (playouts, playout_time)] = totals;
     let _ = writeln!(
         out,
         "yavalath nodes {nodes} nps {:.0} playouts {playouts} pps {:.0}",
@@ -96,4 +99,24 @@ pub fn run(options: &PlayerOptions) -> String {
         rate(playouts, playout_time)
     );
     out
+}
+
+/// One bench line for `work` done since `start`, added to `total`.
+fn line(
+    out: &mut String,
+    total: &mut (u64, Duration),
+    label: &str,
+    unit: &str,
+    work: u64,
+    start: Instant,
+) {
+    let t = start.elapsed();
+    total.0 += work;
+    total.1 += t;
+    let secs = t.as_secs_f64();
+    let per_second = rate(work, t);
+    let _ = writeln!(
+        out,
+        "yavalath {label} {work} time {secs:.3} {unit} {per_second:.0}"
+    );
 }

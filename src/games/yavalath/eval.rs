@@ -5,11 +5,15 @@
 //!   stones, 2 stones worth 1 and 3 (an "almost 4", a threat) worth 10, own minus others.
 //! - [`threats`]: the `alphabeta` player's: the same lines, plus the tactics one ply ahead
 //!   that decide a game at once (the mover wins on a threat cell; the mover faces two
-//!   threats, or one it cannot block without making 3).
+//!   threats, or one it cannot block without making 3), and the mover's forced win by a
+//!   few threats in a row (`threats::forced_win`).
 
+use super::threats::forced_win;
 use super::Yavalath;
 use crate::search::{Value, WIN};
 
+/// Threats the evaluation's forced-win check looks ahead (a quiescence search of sorts).
+const EVAL_FORCED_DEPTH: usize = 4;
 /// A position decided by the threats, short of a finished game.
 pub const DECIDED: Value = WIN / 2;
 
@@ -51,7 +55,7 @@ pub fn simple(game: &Yavalath, player: usize) -> Value {
 
 /// The `alphabeta` player's evaluation for `player` of a game that is not over: decided
 /// positions one ply ahead, else threat cells and lines.
-pub fn threats(game: &Yavalath, player: usize) -> Value {
+pub fn threats(game: &mut Yavalath, player: usize) -> Value {
     let mover = game.to_move.expect("the game is not over");
     let sign = if mover == player { 1 } else { -1 };
     if game.players == 2 {
@@ -65,6 +69,9 @@ pub fn threats(game: &Yavalath, player: usize) -> Value {
             .is_some_and(|c| game.lose[mover].contains(c));
         if threats.len() >= 2 || unblockable {
             return -sign * DECIDED;
+        }
+        if threats.is_empty() && forced_win(game, EVAL_FORCED_DEPTH).is_some() {
+            return sign * DECIDED;
         }
     }
     // Threat cells count when the other colour cannot take them without making 3 (then

@@ -22,6 +22,7 @@ mod lines;
 mod players;
 mod position;
 mod render;
+mod threats;
 
 pub use lines::CellSet;
 pub use players::{opening_values, PLAYER_NAMES};

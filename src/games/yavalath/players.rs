@@ -2,7 +2,8 @@
 //!
 //! - `search`: the strongest measured (see docs/yavalath.md): `mcts`.
 //! - `mcts`: the generic MCTS with the solver and tactical moves and playouts (decisive,
-//!   anti-decisive, no suicide), tree reuse between moves.
+//!   anti-decisive, no suicide), a forced-win check by threats at the root and at every
+//!   node it expands, tree reuse between moves.
 //! - `mcts-plain`: the baseline: plain UCT (no RAVE, no solver), uniformly random playouts,
 //!   win/loss/draw rewards.
 //! - `alphabeta`: the generic alpha-beta with tactical moves and the threat evaluation.
@@ -17,6 +18,7 @@
 
 use super::eval::DECIDED;
 use super::position::{moves, Eval, YavalathPosition};
+use super::threats::forced_win;
 use super::Yavalath;
 use crate::board::Cell;
 use crate::game::mix64;
@@ -37,6 +39,10 @@ pub const PLAYER_NAMES: &[&str] = &[
     "random",
 ];
 
+/// Threats the forced-win check looks ahead before a search.
+const FORCED_WIN_DEPTH: usize = 12;
+/// Threats the forced-win check looks ahead at each node the tree search expands.
+const TREE_FORCED_DEPTH: usize = 4;
 /// Share of the optimum past which the alpha-beta starts no new iteration.
 const NEW_ITERATION_SHARE: f64 = 0.45;
 /// Memory of a tree search's tree.
@@ -64,6 +70,8 @@ struct MctsCore {
     tactical: bool,
     playouts: Option<u64>,
     seed: u64,
+    /// See [`YavalathPosition::forced_depth`].
+    forced_depth: usize,
     /// The placements up to the tree's root, for tree reuse.
     root_line: Vec<Cell>,
     reuse: bool,
@@ -97,6 +105,7 @@ impl Core for MctsCore {
         self.mcts
             .reseed(mix64(self.seed ^ game.hash() ^ game.stones_placed() as u64));
         let mut pos = YavalathPosition::new(game, self.tactical, Eval::Threats);
+        pos.forced_depth = self.forced_depth;
         let limits = MctsLimits {
             start,
             time: self.playouts.is_none().then_some(limits.optimum),
@@ -193,6 +202,11 @@ impl GamePlayer<Yavalath> for SearchPlayer {
                 return GameMove::Swap;
             }
         }
+        if self.openings {
+            if let Some(c) = forced_win(&mut game.clone(), FORCED_WIN_DEPTH) {
+                return GameMove::Place(c);
+            }
+        }
         let (cell, chance) = self.core.search(game, start, limits);
         if !self.openings && game.can_swap() && chance < 0.5 {
             GameMove::Swap
@@ -269,12 +283,13 @@ pub fn make(
     stop: Stop,
 ) -> Option<Box<dyn GamePlayer<Yavalath>>> {
     let seed = options.seed;
-    let mcts = |config: MctsConfig, tactical: bool, reuse: bool| -> Box<dyn Core> {
+    let mcts = |config: MctsConfig, tactical: bool, forced_depth, reuse| -> Box<dyn Core> {
         let mut mcts = Mcts::new(config, seed);
         mcts.set_stop(stop.clone());
         Box::new(MctsCore {
             mcts,
             tactical,
+            forced_depth,
             playouts: options.mcts.playouts,
             seed,
             root_line: Vec::new(),
@@ -294,8 +309,8 @@ pub fn make(
         })
     };
     let (core, openings) = match name {
-        "search" | "mcts" => (mcts(mcts_config(), true, true), true),
-        "mcts-plain" => (mcts(plain_config(), false, false), false),
+        "search" | "mcts" => (mcts(mcts_config(), true, TREE_FORCED_DEPTH, true), true),
+        "mcts-plain" => (mcts(plain_config(), false, 0, false), false),
         "alphabeta" => (
             alphabeta(Features::default(), true, Eval::Threats, usize::MAX, true),
             true,
@@ -329,6 +344,7 @@ pub fn opening_values(side: usize, playouts: u64) -> Vec<(String, f64)> {
     let mut core = MctsCore {
         mcts: Mcts::new(mcts_config(), 1),
         tactical: true,
+        forced_depth: 0,
         playouts: Some(playouts),
         seed: 1,
         root_line: Vec::new(),

@@ -11,6 +11,7 @@
 //!   taken, any other move than the one block loses at once, and so does a suicide.
 
 use super::eval;
+use super::threats::forced_win;
 use super::{GameResult, Yavalath};
 use crate::board::Cell;
 use crate::mcts::{FastRng, MctsPosition, Rewards, UNPROVEN};
@@ -31,9 +32,14 @@ pub struct YavalathPosition {
     pub eval: Eval,
     /// At most this many plies are searched by the alpha-beta (its "end of the game").
     pub horizon: usize,
+    /// With tactical moves, a forced win by at most this many threats (see `threats.rs`)
+    /// is the only move (0 = off).
+    pub forced_depth: usize,
     buffer: Vec<Cell>,
     /// The copy a playout runs on.
     spare: Yavalath,
+    /// The copy the evaluation's forced-win check plays on (`evaluate` takes `&self`).
+    probe: std::cell::RefCell<Yavalath>,
 }
 
 impl YavalathPosition {
@@ -43,8 +49,24 @@ impl YavalathPosition {
             tactical,
             eval,
             horizon: usize::MAX,
+            forced_depth: 0,
             buffer: Vec::new(),
             spare: game.clone(),
+            probe: std::cell::RefCell::new(game.clone()),
+        }
+    }
+
+    /// The moves the searches expand: [`moves`], or only a forced win when one is found.
+    fn tree_moves(&self, out: &mut Vec<Cell>) {
+        let start = out.len();
+        moves(&self.game, self.tactical, out);
+        if self.forced_depth > 0 && out.len() - start > 1 && self.game.players == 2 {
+            let mut probe = self.probe.borrow_mut();
+            probe.copy_from(&self.game);
+            if let Some(c) = forced_win(&mut probe, self.forced_depth) {
+                out.truncate(start);
+                out.push(c);
+            }
         }
     }
 
@@ -164,7 +186,7 @@ impl MctsPosition for YavalathPosition {
     }
 
     fn moves(&self, out: &mut Vec<Cell>) {
-        moves(&self.game, self.tactical, out);
+        self.tree_moves(out);
     }
 
     fn play(&mut self, m: Cell) {
@@ -202,24 +224,24 @@ impl MctsPosition for YavalathPosition {
 impl Position for YavalathPosition {
     type Move = Cell;
 
-    fn moves(&self, out: &mut Vec<Cell>) {
-        moves(&self.game, self.tactical, out);
-    }
-
-    fn play(&mut self, m: Cell) {
-        self.game.place(m);
-    }
-
-    fn undo(&mut self) {
-        self.game.take_back();
-    }
-
     fn hash(&self) -> u64 {
         self.game.hash()
     }
 
     fn mover(&self) -> usize {
         self.search_mover()
+    }
+
+    fn moves(&self, out: &mut Vec<Cell>) {
+        self.tree_moves(out);
+    }
+
+    fn undo(&mut self) {
+        self.game.take_back();
+    }
+
+    fn play(&mut self, m: Cell) {
+        self.game.place(m);
     }
 
     fn at_boundary(&self) -> bool {
@@ -248,7 +270,11 @@ impl Position for YavalathPosition {
             Some(GameResult::Draw) => 0,
             None => match self.eval {
                 Eval::Simple => eval::simple(&self.game, player),
-                Eval::Threats => eval::threats(&self.game, player),
+                Eval::Threats => {
+                    let mut probe = self.probe.borrow_mut();
+                    probe.copy_from(&self.game);
+                    eval::threats(&mut probe, player)
+                }
             },
         }
     }

@@ -8,38 +8,43 @@ use std::fmt::Write;
 
 const MARKS: [char; 3] = ['W', 'B', 'R'];
 
+/// The drawing: the hexagon, then a status line. Contract: as `showboard`'s body, no empty
+/// line inside.
 pub fn draw(game: &Yavalath) -> String {
     let b = game.board();
+    let (side, width) = (b.side(), b.width());
     let last = game.last_cell();
-    let (n, w) = (b.side() as i64, b.width() as i64);
-    let indent = |x: i64| (x + n - 1 + 4) as usize; // 4 columns for the row numbers
-    let letters = |cols: std::ops::Range<usize>, x0: i64| {
-        let mut line = " ".repeat(indent(x0));
-        for c in cols {
-            line.push(column_letter(c));
-            line.push(' ');
+    // Text column of (col, row) is 2 col - row, shifted so that the leftmost cell (a5 on
+    // side 5: col 0, row side - 1) lands just after the 4-character row number.
+    let shift = side - 1 + 4;
+    let at = |col: usize, row: usize| 2 * col + shift - row;
+    // Letters: above the top row (columns side-1..width-1), below the bottom row (0..side-1).
+    let letter_line = |row: usize, cols: std::ops::Range<usize>| {
+        let mut text = vec![b' '; at(cols.end - 1, row) + 1];
+        for col in cols {
+            text[at(col, row)] = column_letter(col) as u8;
         }
-        line.trim_end().to_string()
+        String::from_utf8(text).expect("ASCII")
     };
-    let mut out = letters(b.side() - 1..b.width(), 2 * (n - 1) - (w - 1));
-    for row in (0..b.width()).rev() {
-        let first = row.saturating_sub(b.side() - 1);
-        let last_col = (row + b.side() - 1).min(b.width() - 1);
-        let x0 = 2 * first as i64 - row as i64;
-        let mut line = format!("{:>3} {}", row + 1, " ".repeat(indent(x0) - 4));
-        for col in first..=last_col {
+    let mut rows = vec![letter_line(width - 1, side - 1..width)];
+    for row in (0..width).rev() {
+        let mut text = format!("{:>3} ", row + 1).into_bytes();
+        for col in row.saturating_sub(side - 1)..=(row + side - 1).min(width - 1) {
             let cell = b.cell(Coord { col, row }).expect("inside the hexagon");
             let mark = game.stone(cell).map_or('.', |c| MARKS[c]);
-            line.push(if last == Some(cell) {
+            let mark = if last == Some(cell) {
                 mark.to_ascii_lowercase()
             } else {
                 mark
-            });
-            line.push(' ');
+            };
+            text.resize(at(col, row), b' ');
+            text.push(mark as u8);
         }
-        let _ = write!(out, "\n{}", line.trim_end());
+        rows.push(String::from_utf8(text).expect("ASCII"));
     }
-    let _ = write!(out, "\n{}\n", letters(0..b.side(), 0));
+    rows.push(letter_line(0, 0..side));
+    let mut out = rows.join("\n");
+    out.push('\n');
     let names = game.colour_names();
     let status = match (game.result(), game.to_move()) {
         (Some(GameResult::Win(c)), _) => format!("game over, {} wins", names[c]),
@@ -51,7 +56,12 @@ pub fn draw(game: &Yavalath) -> String {
         .filter(|&c| game.is_out(c) && game.result().is_none())
         .map(|c| names[c])
         .collect();
-    let _ = write!(out, "move {}, {status}", game.history().len() + 1);
+    let _ = write!(
+        out,
+        "move {}, {status}, score {}",
+        game.history().len() + 1,
+        game.score()
+    );
     if !out_colours.is_empty() {
         let _ = write!(out, ", out: {}", out_colours.join(" "));
     }
