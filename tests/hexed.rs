@@ -144,11 +144,12 @@ fn a_start_ring_anywhere_it_fits_and_green_may_start() {
         );
     }
     assert!(Hexed::with_start(cell("e5"), 2, 0, false).is_err());
-    let w = game().with_start_words("h4", "GREEN", "red").unwrap();
+    // `hexed_start h4 green red` as the protocol passes it: cell name, colour indices (the
+    // protocol reads the colour words; `hexed_start e5 blue red` is in transcript 20).
+    let w = Rules::with_start(&game(), "h4", 1, 0).unwrap();
     assert_eq!(w.start().north, cell("h4"));
     assert_eq!(w.to_move(), Some(0));
-    assert!(game().with_start_words("i4", "red", "red").is_err());
-    assert!(game().with_start_words("e5", "blue", "red").is_err());
+    assert!(Rules::with_start(&game(), "i4", 0, 0).is_err());
 }
 
 fn cell(name: &str) -> usize {

@@ -6,7 +6,7 @@
 
 use super::hexed::Hexed;
 use super::yavalath::Yavalath;
-use super::{GameMove, GamePlayer, GameResult, Rules, SetupError};
+use super::{GameMove, GamePlayer, Rules, SetupError};
 use crate::player::PlayerOptions;
 use crate::stop::Stop;
 use crate::timeman::{Clocks, TimeControl};
@@ -284,12 +284,4 @@ pub fn transcript<R: Rules>(game: &R) -> String {
         );
     }
     text
-}
-
-/// The winner's colour name, or `None` for a draw or a game going on.
-pub fn winner_name<R: Rules>(game: &R) -> Option<&'static str> {
-    match game.result() {
-        Some(GameResult::Win(c)) => Some(game.colour_names()[c]),
-        _ => None,
-    }
 }

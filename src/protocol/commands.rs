@@ -32,15 +32,16 @@ pub enum Command {
     Score,
     FinalScore,
     Showboard,
+    /// Byo-yomi stones past 2^32 saturate (no clock counts that far).
     TimeSettings {
         main: f64,
         byo_yomi: f64,
-        stones: u64,
+        stones: u32,
     },
     TimeLeft {
         colour: ColourWord,
         seconds: f64,
-        stones: u64,
+        stones: u32,
     },
     ToMove,
     /// The colour and the interval between lines in centiseconds.
@@ -269,9 +270,14 @@ fn hexed_start(i: &str) -> IResult<&str, Command> {
     )(i)
 }
 
+/// A count of byo-yomi stones, saturating at 2^32 - 1.
+fn stones(i: &str) -> IResult<&str, u32> {
+    map(number, |n| n.min(u32::MAX as u64) as u32)(i)
+}
+
 fn time_settings(i: &str) -> IResult<&str, Command> {
     map(
-        tuple((seconds, preceded(space1, seconds), preceded(space1, number))),
+        tuple((seconds, preceded(space1, seconds), preceded(space1, stones))),
         |(main, byo_yomi, stones)| Command::TimeSettings {
             main,
             byo_yomi,
@@ -282,7 +288,7 @@ fn time_settings(i: &str) -> IResult<&str, Command> {
 
 fn time_left(i: &str) -> IResult<&str, Command> {
     map(
-        tuple((colour, preceded(space1, seconds), preceded(space1, number))),
+        tuple((colour, preceded(space1, seconds), preceded(space1, stones))),
         |(colour, seconds, stones)| Command::TimeLeft {
             colour,
             seconds,

@@ -123,7 +123,7 @@ fn omega(session: &mut Session, command: Command, answer: &mut Answer) -> Reply 
             byo_yomi,
             stones,
         } => {
-            engine.set_time_control(time_control(main, byo_yomi, stones));
+            engine.set_time_control(TimeControl::from_gtp(main, byo_yomi, stones));
             Ok(String::new())
         }
         Command::TimeLeft {
@@ -133,7 +133,6 @@ fn omega(session: &mut Session, command: Command, answer: &mut Answer) -> Reply 
         } => {
             let colour = colour(&c, "time_left")?;
             in_game(session, colour)?;
-            let stones = stones.min(u32::MAX as u64) as u32;
             session.engine.set_time_left(colour, seconds, stones);
             Ok(String::new())
         }
@@ -164,11 +163,6 @@ pub fn rules_text(swap: bool) -> String {
 /// The refusal of a command that only one game has.
 pub fn only_in(command: &str, game: &str, playing: &str) -> String {
     format!("{command} is for {game} only (the game is {playing})")
-}
-
-/// `time_settings`' control (byo-yomi stones past 2^32 saturate).
-pub fn time_control(main: f64, byo_yomi: f64, stones: u64) -> TimeControl {
-    TimeControl::from_gtp(main, byo_yomi, stones.min(u32::MAX as u64) as u32)
 }
 
 /// Writes `text` to `file` (`savegame`).

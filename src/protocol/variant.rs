@@ -2,10 +2,11 @@
 //! in Omega, on the game's [`VariantEngine`]; what the game does not have is refused.
 
 use super::commands::{usage_error, Command};
-use super::handlers::{only_in, rules_text, save, time_control};
+use super::handlers::{only_in, rules_text, save};
 use super::{Reply, Session};
 use crate::games::engine::VariantEngine;
 use crate::games::SetupError;
+use crate::timeman::TimeControl;
 
 /// Runs one command on the game in play. Contract: a game other than Omega is in play.
 pub fn run(session: &mut Session, command: Command) -> Reply {
@@ -38,7 +39,7 @@ pub fn run(session: &mut Session, command: Command) -> Reply {
             byo_yomi,
             stones,
         } => {
-            game.set_time_control(time_control(main, byo_yomi, stones));
+            game.set_time_control(TimeControl::from_gtp(main, byo_yomi, stones));
             Ok(String::new())
         }
         Command::TimeLeft {
@@ -47,7 +48,7 @@ pub fn run(session: &mut Session, command: Command) -> Reply {
             stones,
         } => {
             let c = colour(game, &c, "time_left")?;
-            game.set_time_left(c, seconds, stones.min(u32::MAX as u64) as u32);
+            game.set_time_left(c, seconds, stones);
             Ok(String::new())
         }
         Command::ToMove => match game.to_move() {

@@ -118,19 +118,6 @@ impl Hexed {
         })
     }
 
-    /// [`Hexed::with_start`] from the protocol's words (`hexed_start CELL COLOUR FIRST`:
-    /// `e5 red green`), keeping this game's swap rule; the errors say why in words.
-    pub fn with_start_words(&self, cell: &str, colour: &str, first: &str) -> Result<Hexed, String> {
-        let north = parse_cell(cell)?;
-        let colour_of = |w: &str| {
-            COLOUR_NAMES
-                .iter()
-                .position(|&n| n.eq_ignore_ascii_case(w))
-                .ok_or(format!("'{w}' is not a colour (red or green)"))
-        };
-        Hexed::with_start(north, colour_of(colour)?, colour_of(first)?, self.swap_rule)
-    }
-
     /// A hand-made position (tests, analysis): these stones, `to_move` to move, no history;
     /// `cleared` gives the default ring start. Errors on a bad cell name, a cell named
     /// twice or a colour other than 0 and 1.
