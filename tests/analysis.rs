@@ -184,6 +184,28 @@ fn analyze_streams_until_the_next_command_and_changes_nothing() {
     assert_eq!(e.ask("analyze red"), ["? red is not playing"]);
 }
 
+/// The line that carries `analyze` must not itself count as the next line: it once did when
+/// the input thread read the mode after handing the line on (1 start in 5 ended at once).
+#[test]
+fn analyze_is_not_stopped_by_its_own_line() {
+    let _one_at_a_time = serial();
+    let mut e = Engine::start(&["--player", "mcts"]);
+    assert_eq!(e.ask("boardsize 4"), ["= "]);
+    for round in 0..25 {
+        e.send(&format!("{round} analyze white 2"));
+        assert_eq!(e.line(SLACK), format!("={round} "));
+        let first = e.line(SLACK);
+        assert!(
+            !first.is_empty(),
+            "round {round}: the analysis ended at once"
+        );
+        check_info(&first, 2);
+        e.send("name");
+        while !e.line(SLACK).is_empty() {}
+        assert_eq!(e.answer(SLACK), ["= omega"]);
+    }
+}
+
 #[test]
 fn genmove_analyze_streams_then_plays() {
     let _one_at_a_time = serial();

@@ -308,15 +308,17 @@ fn read_input(mut input: impl BufRead, lines: mpsc::Sender<Input>, signals: Arc<
         let interrupt = matches!(&item, Some(Input::Line(l, _)) if is_interrupt(l));
         let last = !matches!(item, Some(Input::Line(..)));
         signals.pending.fetch_add(1, Ordering::SeqCst);
+        // The mode is read before the line is handed on: afterwards it could already be the
+        // mode of the command this very line carries (an `analyze` would stop itself).
         // The end of input counts as a line: it ends an `analyze` too.
-        let sent = match item {
-            Some(item) => lines.send(item).is_ok(),
-            None => true,
-        };
         let mode = signals.mode.load(Ordering::SeqCst);
         if mode == UNTIL_NEXT_LINE || (mode == INTERRUPTIBLE && interrupt) {
             signals.stop.raise();
         }
+        let sent = match item {
+            Some(item) => lines.send(item).is_ok(),
+            None => true,
+        };
         if last || !sent {
             return;
         }
