@@ -36,6 +36,10 @@ impl Helper {
     }
 }
 
+/// How much earlier than the main thread the helpers stop on the clock: about one time
+/// slice of the scheduler, so that a helper waiting for a core still ends in time.
+const HELPER_LEAD: Duration = Duration::from_millis(10);
+
 /// Root parallelism: `main` searches `positions[0]` on this thread (reporting as
 /// [`Mcts::search`] does) while each of `trees` searches the next position on a thread of
 /// its own, reseeded from `seed`. Returns the main search's last snapshot and the other
@@ -57,6 +61,15 @@ pub fn root_parallel(
         return (None, 0);
     };
     stop.lower();
+    // The helpers stop a little before the main thread, so that they have ended when it
+    // joins them: a helper that waits for a core when the main thread ends would make the
+    // turn late (with the other core busy, 0.05 s turns took up to 57 ms that way).
+    let helper_limits = MctsLimits {
+        time: limits
+            .time
+            .map(|t| t.saturating_sub(HELPER_LEAD.min(t / 4))),
+        ..limits
+    };
     std::thread::scope(|scope| {
         let threads: Vec<_> = trees
             .into_iter()
@@ -65,7 +78,7 @@ pub fn root_parallel(
             .map(|(i, (tree, position))| {
                 tree.reseed(crate::game::mix64(seed ^ (i as u64 + 1)));
                 scope.spawn(move || {
-                    tree.search(position, limits, None, |_, _| {})
+                    tree.search(position, helper_limits, None, |_, _| {})
                         .map_or(0, |p| p.playouts)
                 })
             })
