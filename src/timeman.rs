@@ -25,8 +25,8 @@ pub const UNLIMITED_MOVE_TIME: f64 = 5.0;
 /// measured overhead is far smaller (see `tests/timing.rs` and the README): from the last
 /// look at the clock to the answer read by the caller took under 1 ms over pipes, also with
 /// the other core busy; 15 ms leaves room for a loaded machine's scheduling (with two search
-/// threads and the other core busy, a thread that waits for a core can cost a time slice of
-/// 5-15 ms at the end of a turn; 10 ms once let a 0.05 s turn take 57 ms on the CI machine).
+/// threads and the other core busy, a thread waiting for a core at the end of a turn cost up
+/// to 11 ms here, and a 0.05 s turn took 57 ms on the CI machine with a margin of 10 ms).
 pub const MOVE_MARGIN: f64 = 0.015;
 /// Share of each budget kept back on top of the margin (a busy machine runs late).
 const SAFETY_SHARE: f64 = 0.03;

@@ -712,7 +712,7 @@ fn pentanomial_counts_and_sprt_from_game_pairs() {
             "400",
             "--openings",
             "random:1",
-            // A fixed seed: from the clock, 1 run in 10 or so needed more than 400 games.
+            // A fixed seed: with one from the clock, a CI run once needed more than its 400 games.
             "--seed",
             "3",
             "--sprt",
