@@ -694,8 +694,12 @@ impl<M: PackedMove> Worker<M> {
             0.0
         };
         let rave = if c.rave { 1.0 } else { 0.0 };
-        let mut best = (f32::NEG_INFINITY, first);
-        let mut best_lost = (f32::NEG_INFINITY, first);
+        // Scores are kept as fractions `(numerator, denominator)` with a positive
+        // denominator and compared by cross-multiplying, `a / b > c / d` as `a d > c b`: a
+        // division a child was a third of the time of a whole search (perf, side 5).
+        let better = |(a, b): (f32, f32), (c, d): (f32, f32)| a * d > c * b;
+        let mut best = ((f32::NEG_INFINITY, 1.0), first);
+        let mut best_lost = ((f32::NEG_INFINITY, 1.0), first);
         let (children, amaf) = tree.slots(range);
         for (i, (child, a)) in children.iter().zip(amaf).enumerate() {
             let visits = child.visits() as f32;
@@ -706,26 +710,26 @@ impl<M: PackedMove> Worker<M> {
             let r = rave * (a.value() + c.prior_rave_visits * prior);
             let den = m + n + n * m * inv_k;
             let mut q = if den > 0.0 {
-                (v * (1.0 + m * inv_k) + r) / den
+                (v * (1.0 + m * inv_k) + r, den)
             } else {
-                c.first_play_urgency
+                (c.first_play_urgency, 1.0)
             };
             if explore > 0.0 {
-                q += explore / (visits + 1.0).sqrt();
+                q = (q.0 / q.1 + explore / (visits + 1.0).sqrt(), 1.0);
             }
             let proven = child.proven();
             if proven != UNPROVEN {
                 if proven as usize == mover {
                     return (first + i) as NodeId;
                 }
-                if q > best_lost.0 {
+                if better(q, best_lost.0) {
                     best_lost = (q, first + i);
                 }
-            } else if q > best.0 {
+            } else if better(q, best.0) {
                 best = (q, first + i);
             }
         }
-        if best.0 == f32::NEG_INFINITY {
+        if best.0 .0 == f32::NEG_INFINITY {
             best = best_lost;
         }
         best.1 as NodeId

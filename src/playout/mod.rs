@@ -224,7 +224,8 @@ impl MctsPosition for OmegaTree<'_> {
             for &m in moves {
                 let g =
                     model[pattern::code(board, &self.scratch.rings[m as usize], &states) as usize];
-                let ga = g.powf(power);
+                // powf was 2.5 % of a search's time (perf); the default power is 1.
+                let ga = if power == 1.0 { g } else { g.powf(power) };
                 out.push(ga / (ga + 1.0));
             }
             return;
