@@ -120,3 +120,23 @@ fn a_raised_stop_gives_unknown() {
     let (outcome, _) = solve(&game, Duration::from_millis(50), &Stop::new(), 2);
     assert_eq!(outcome, Outcome::Unknown);
 }
+
+/// The empty side-3 board (the target: solved in under 2 s on two cores; here with
+/// a minute to spare for a loaded test machine): a white win, and after the winning turn it
+/// names, black to move still loses.
+#[test]
+fn the_empty_side_3_board_is_a_white_win() {
+    let mut game = Game::new(3, 2).unwrap();
+    let Outcome::Win { winner, turn } = solved(&game) else {
+        panic!("unsolved within a minute")
+    };
+    assert_eq!(winner, Colour::White);
+    game.play_turn(Colour::White, &turn).expect("a legal turn");
+    assert_eq!(
+        solved(&game),
+        Outcome::Win {
+            winner: Colour::White,
+            turn: vec![]
+        }
+    );
+}
