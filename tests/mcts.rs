@@ -243,12 +243,13 @@ fn the_tree_below_the_turns_played_is_kept() {
     assert_eq!(mcts.tree().len(), 1);
 }
 
-/// The largest AMAF count a node's children show beyond the node's own visits, after a
-/// search of `playouts` from a side-5 middle game; checks on the way that every AMAF mean
-/// stays a probability (the inherited values turned round for the other player included).
-fn amaf_beyond_visits(config: omega::mcts::MctsConfig, playouts: u64) -> f32 {
+/// The tree of a search of `playouts` (seed 5) from a side-5 middle game.
+fn middle_game_search(
+    config: omega::mcts::MctsConfig,
+    playout: omega::playout::PlayoutConfig,
+    playouts: u64,
+) -> Mcts<Cell> {
     let mut game = position(5, 2, 4, 21);
-    let options = MctsOptions::plain();
     let mut scratch = Scratch::new(&game);
     let mut mcts: Mcts<Cell> = Mcts::new(config, 5);
     let limits = MctsLimits {
@@ -257,12 +258,20 @@ fn amaf_beyond_visits(config: omega::mcts::MctsConfig, playouts: u64) -> f32 {
         playouts: Some(playouts),
     };
     mcts.search(
-        &mut OmegaTree::new(&mut game, &mut scratch, options.playout),
+        &mut OmegaTree::new(&mut game, &mut scratch, playout),
         limits,
         None,
         |_, _| {},
     )
     .unwrap();
+    mcts
+}
+
+/// The largest AMAF count a node's children show beyond the node's own visits, after a
+/// search of `playouts` from a side-5 middle game; checks on the way that every AMAF mean
+/// stays a probability (the inherited values turned round for the other player included).
+fn amaf_beyond_visits(config: omega::mcts::MctsConfig, playouts: u64) -> f32 {
+    let mcts = middle_game_search(config, MctsOptions::plain().playout, playouts);
     let tree = mcts.tree();
     let mut beyond: f32 = 0.0;
     for id in 0..tree.len() as u32 {
@@ -294,4 +303,39 @@ fn new_nodes_inherit_capped_amaf_values_from_an_ancestor() {
             "flip {flip}: {beyond}"
         );
     }
+}
+
+/// Whether every expanded node of a search from a side-5 middle game has its children best
+/// prior first and visits only the first `widen * cbrt(visits + 1)` of them (`widen` > 0),
+/// after `playouts` with the default's priors and widening `widen`.
+fn widening_holds(widen: f32, playouts: u64) -> bool {
+    let options = MctsOptions::strong();
+    let config = omega::mcts::MctsConfig {
+        widen,
+        ..options.search
+    };
+    let mcts = middle_game_search(config, options.playout, playouts);
+    let tree = mcts.tree();
+    let mut holds = true;
+    for id in 0..tree.len() as u32 {
+        let node = tree.get(id);
+        let children: Vec<_> = node.children().map(|c| tree.get(c as u32)).collect();
+        if widen > 0.0 {
+            assert!(
+                children.windows(2).all(|w| w[0].prior >= w[1].prior),
+                "node {id}: children not best prior first"
+            );
+        }
+        // The width only grows with the visits, so the final count bounds every selection.
+        let width = (8.0 * (node.visits as f32 + 1.0).cbrt()) as usize;
+        holds &= children.iter().skip(width.max(1)).all(|c| c.visits == 0);
+    }
+    holds
+}
+
+#[test]
+fn progressive_widening_looks_only_at_the_best_prior_children() {
+    assert!(widening_holds(8.0, 5_000));
+    // Without the widening the search does visit children past that width.
+    assert!(!widening_holds(0.0, 5_000));
 }

@@ -91,6 +91,10 @@ pub struct MctsConfig {
     pub ancestor_ref: u32,
     /// With two players, an ancestor where the other player places the colour serves too.
     pub ancestor_flip: bool,
+    /// Progressive widening (after Coulom 2007 and Chaslot et al. 2008, "Progressive
+    /// strategies"): a node's children are kept best prior first, and selection looks only
+    /// at the first `widen * cbrt(visits + 1)` of them (0 = all, always).
+    pub widen: f32,
 }
 
 impl Default for MctsConfig {
@@ -108,6 +112,7 @@ impl Default for MctsConfig {
             ancestor_amaf: 0.0,
             ancestor_ref: 100,
             ancestor_flip: false,
+            widen: 0.0,
         }
     }
 }
@@ -175,6 +180,8 @@ struct Worker<M> {
     path: Vec<Step>,
     moves: Vec<M>,
     priors: Vec<f32>,
+    /// The moves with their priors, best first (progressive widening's order).
+    ranked: Vec<(f32, M)>,
     amaf: Vec<u8>,
     rewards: Rewards,
     /// AMAF statistics borrowed from an ancestor, by key, valid where the stamp is current.
@@ -485,6 +492,7 @@ impl<M: PackedMove> Worker<M> {
             path: Vec::new(),
             moves: Vec::new(),
             priors: Vec::new(),
+            ranked: Vec::new(),
             amaf: vec![0; pos.amaf_len()],
             rewards: [0.0; MAX_PLAYERS],
             borrowed: vec![(0, 0.0, 0.0); pos.amaf_len()],
@@ -509,8 +517,20 @@ impl<M: PackedMove> Worker<M> {
             return false;
         }
         self.priors.clear();
-        if config.prior_visits > 0.0 || config.prior_rave_visits > 0.0 {
+        if config.prior_visits > 0.0 || config.prior_rave_visits > 0.0 || config.widen > 0.0 {
             pos.priors(&self.moves, &mut self.priors);
+        }
+        if config.widen > 0.0 && self.priors.len() == count {
+            // Best prior first, for the widening (a stable sort: equal priors keep the
+            // position's order, so a seeded search stays reproducible).
+            self.ranked.clear();
+            self.ranked
+                .extend(self.priors.iter().copied().zip(self.moves.iter().copied()));
+            self.ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+            for (i, &(prior, mv)) in self.ranked.iter().enumerate() {
+                self.priors[i] = prior;
+                self.moves[i] = mv;
+            }
         }
         let Some(first) = tree.add_children(&self.moves, P::amaf_key, &self.priors) else {
             return false;
@@ -700,7 +720,13 @@ impl<M: PackedMove> Worker<M> {
         let better = |(a, b): (f32, f32), (c, d): (f32, f32)| a * d > c * b;
         let mut best = ((f32::NEG_INFINITY, 1.0), first);
         let mut best_lost = ((f32::NEG_INFINITY, 1.0), first);
-        let (children, amaf) = tree.slots(range);
+        let (mut children, mut amaf) = tree.slots(range);
+        if c.widen > 0.0 {
+            let width = (c.widen * (parent.visits() as f32 + 1.0).cbrt()) as usize;
+            let width = width.clamp(1, children.len());
+            children = &children[..width];
+            amaf = &amaf[..width];
+        }
         for (i, (child, a)) in children.iter().zip(amaf).enumerate() {
             let visits = child.visits() as f32;
             let n = visits + c.prior_visits;

@@ -121,6 +121,7 @@ impl MctsOptions {
             "solver" => s.solver = flag()?,
             "ancestor_amaf" => s.ancestor_amaf = number()?.max(0.0),
             "ancestor_flip" => s.ancestor_flip = flag()?,
+            "widen" => s.widen = number()?.max(0.0),
             "ancestor_ref" => s.ancestor_ref = number()?.max(0.0) as u32,
             "score_weight" => p.score_weight = number()?.clamp(0.0, 1.0),
             "score_scale" => p.score_scale = number()?.max(1e-3),
