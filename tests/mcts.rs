@@ -305,9 +305,12 @@ fn new_nodes_inherit_capped_amaf_values_from_an_ancestor() {
     }
 }
 
-/// Whether every expanded node of a search from a side-5 middle game has its children best
-/// prior first and visits only the first `widen * cbrt(visits + 1)` of them (`widen` > 0),
-/// after `playouts` with the default's priors and widening `widen`.
+/// The widening the test sets.
+const WIDEN: f32 = 8.0;
+
+/// Whether every expanded node of a search from a side-5 middle game visits only the first
+/// `WIDEN * cbrt(visits + 1)` of its children, after `playouts` with the default's priors and
+/// widening `widen`; with `widen` > 0 it also checks that the children are best prior first.
 fn widening_holds(widen: f32, playouts: u64) -> bool {
     let options = MctsOptions::strong();
     let config = omega::mcts::MctsConfig {
@@ -327,7 +330,7 @@ fn widening_holds(widen: f32, playouts: u64) -> bool {
             );
         }
         // The width only grows with the visits, so the final count bounds every selection.
-        let width = (8.0 * (node.visits as f32 + 1.0).cbrt()) as usize;
+        let width = (WIDEN * (node.visits as f32 + 1.0).cbrt()) as usize;
         holds &= children.iter().skip(width.max(1)).all(|c| c.visits == 0);
     }
     holds
@@ -335,7 +338,7 @@ fn widening_holds(widen: f32, playouts: u64) -> bool {
 
 #[test]
 fn progressive_widening_looks_only_at_the_best_prior_children() {
-    assert!(widening_holds(8.0, 5_000));
+    assert!(widening_holds(WIDEN, 5_000));
     // Without the widening the search does visit children past that width.
     assert!(!widening_holds(0.0, 5_000));
 }

@@ -175,7 +175,7 @@ impl<'a> Solver<'a> {
     /// Adds or removes a stone in every symmetric hash.
     fn toggle(&mut self, cell: Cell, colour: usize) {
         for (hash, image) in self.hashes.iter_mut().zip(&self.images) {
-            *hash ^= self.keys[image[cell as usize] as usize][colour];
+            *hash ^= stone_key(&self.keys, image, cell, colour);
         }
     }
 
@@ -203,7 +203,7 @@ impl<'a> Solver<'a> {
 
     /// The key shared by the position's 12 images.
     fn canonical(&self) -> u64 {
-        self.hashes.iter().copied().min().unwrap_or(0) | 1
+        canonical_of(self.hashes.iter().copied())
     }
 
     /// The search at the root: the winner, and a winning turn when the mover wins.
@@ -319,14 +319,12 @@ impl<'a> Solver<'a> {
     fn child_wins_by_table(&self, moves: &[Cell], mover: usize) -> bool {
         let colour = self.game.next_stone_colour().index();
         moves.iter().any(|&cell| {
-            let key = self
-                .hashes
-                .iter()
-                .zip(&self.images)
-                .map(|(hash, image)| hash ^ self.keys[image[cell as usize] as usize][colour])
-                .min()
-                .unwrap_or(0)
-                | 1;
+            let key = canonical_of(
+                self.hashes
+                    .iter()
+                    .zip(&self.images)
+                    .map(|(hash, image)| hash ^ stone_key(&self.keys, image, cell, colour)),
+            );
             let entry = self.shared.table[self.slot_of(key)].load(Relaxed);
             entry | 1 == key && (entry & 1) as usize == mover
         })
@@ -405,7 +403,7 @@ impl<'a> Solver<'a> {
                         let score = score_plus_two(base, &t[x], &t[y], adjacent);
                         pairs[colour][x][y] = score;
                         pairs[colour][y][x] = score;
-                        known[colour] |= 1 << (y * LAST_CELLS + x);
+                        known[colour] |= 1 << (x * LAST_CELLS + y) | 1 << (y * LAST_CELLS + x);
                     }
                     let scores = &pairs[colour][x];
                     let mut at = y;
@@ -494,6 +492,18 @@ impl<'a> Solver<'a> {
         let depth = self.game.stones_placed();
         self.lists[depth] = moves;
     }
+}
+
+/// The key of a stone of `colour` on `cell` in the image of the board under one symmetry.
+#[inline]
+fn stone_key(keys: &[[u64; 2]], image: &[Cell], cell: Cell, colour: usize) -> u64 {
+    keys[image[cell as usize] as usize][colour]
+}
+
+/// The table key of a position from the hashes of its 12 images: the smallest, with the
+/// lowest bit set (the bit an entry replaces by the winner).
+fn canonical_of(hashes: impl Iterator<Item = u64>) -> u64 {
+    hashes.min().unwrap_or(0) | 1
 }
 
 /// The distinct groups of one colour that a stone on an empty cell would touch.
