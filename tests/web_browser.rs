@@ -1,10 +1,13 @@
-//! The page in a real browser: headless Chromium driven over WebDriver (chromedriver and the
-//! fantoccini client) plays a side-4 two-player game against the engine by clicking cells,
-//! and the final scores the page shows must be the referee's.
+//! The page in real browsers: headless Chromium and headless Firefox, each driven over
+//! WebDriver (chromedriver, geckodriver, and the fantoccini client), play a side-4 two-player
+//! game against the engine by clicking cells; the final scores and group outlines the page
+//! shows must be the referee's.
 //!
-//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without them
-//! the test fails and says so, unless `OMEGA_SKIP_BROWSER=1` is set. `OMEGA_CHROMIUM` and
-//! `OMEGA_CHROMEDRIVER` name other binaries. Screenshots go to `target/omega-web*.png`.
+//! Needs Debian's `chromium`, `chromium-driver` and `firefox-esr`, and geckodriver (`cargo
+//! install geckodriver --locked`); `.ci/run` installs them. Without them a test fails and says
+//! so, unless `OMEGA_SKIP_BROWSER=1` is set. `OMEGA_CHROMIUM`, `OMEGA_CHROMEDRIVER`,
+//! `OMEGA_FIREFOX` and `OMEGA_GECKODRIVER` name other binaries. Screenshots go to
+//! `target/omega-web*.png` (Chromium) and `target/omega-web-firefox*.png`.
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use omega::game::Colour;
@@ -28,13 +31,16 @@ impl Drop for Killed {
     }
 }
 
-/// Chromium's processes of one profile, ended when the test ends, however it ends: killing
-/// chromedriver leaves its browser running, and a failed test never reaches `close()`.
-struct Browser(PathBuf);
+/// The browser's processes of one profile, ended when the test ends, however it ends: killing
+/// the driver leaves its browser running, and a failed test never reaches `close()`. A
+/// process belongs to the profile when one of its arguments is `arg`.
+struct Browser {
+    arg: String,
+    profile: PathBuf,
+}
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let flag = format!("--user-data-dir={}", self.0.display());
         let Ok(procs) = std::fs::read_dir("/proc") else {
             return;
         };
@@ -47,12 +53,15 @@ impl Drop for Browser {
                 continue;
             };
             let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-            if cmdline.split(|&b| b == 0).any(|arg| arg == flag.as_bytes()) {
+            if cmdline
+                .split(|&b| b == 0)
+                .any(|arg| arg == self.arg.as_bytes())
+            {
                 let _ = Command::new("kill").args(["-9", pid]).status();
             }
         }
         std::thread::sleep(Duration::from_millis(100));
-        let _ = std::fs::remove_dir_all(&self.0);
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 
@@ -168,43 +177,103 @@ const FLAGS: [&str; 9] = [
     "--window-size=1280,960",
 ];
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
+/// The two browsers this test knows.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Chromium,
+    Firefox,
+}
+
+/// What a browser session needs kept alive until the test ends.
+struct Session {
+    client: Client,
+    _browser: Browser,
+    _driver: Killed,
+}
+
+/// Starts the driver of `kind` and a headless browser session through it; `None` when
+/// `OMEGA_SKIP_BROWSER=1`.
+async fn session(kind: Kind) -> Option<Session> {
     if std::env::var("OMEGA_SKIP_BROWSER").is_ok_and(|v| v == "1") {
         eprintln!("OMEGA_SKIP_BROWSER=1: the browser test is skipped");
-        return;
+        return None;
     }
-    let missing = "the browser test needs Chromium and ChromeDriver: `apt-get install chromium \
-                   chromium-driver` (Debian), or set OMEGA_CHROMIUM and OMEGA_CHROMEDRIVER, or \
-                   OMEGA_SKIP_BROWSER=1 to skip it";
-    let chromium = binary("OMEGA_CHROMIUM", "/usr/bin/chromium").expect(missing);
-    let chromedriver = binary("OMEGA_CHROMEDRIVER", "/usr/bin/chromedriver").expect(missing);
-
-    let (_server, url) = start_server();
+    let (browser, driver) = match kind {
+        Kind::Chromium => {
+            let missing = "the browser test needs Chromium and ChromeDriver: `apt-get install \
+                           chromium chromium-driver` (Debian), or set OMEGA_CHROMIUM and \
+                           OMEGA_CHROMEDRIVER, or OMEGA_SKIP_BROWSER=1 to skip it";
+            (
+                binary("OMEGA_CHROMIUM", "/usr/bin/chromium").expect(missing),
+                binary("OMEGA_CHROMEDRIVER", "/usr/bin/chromedriver").expect(missing),
+            )
+        }
+        Kind::Firefox => {
+            let missing = "the browser test needs Firefox and geckodriver: `apt-get install \
+                           firefox-esr` (Debian) and `cargo install geckodriver --locked`, or \
+                           set OMEGA_FIREFOX and OMEGA_GECKODRIVER, or OMEGA_SKIP_BROWSER=1 to \
+                           skip it";
+            let cargo_bin = std::env::var_os("CARGO_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+                .unwrap_or_default()
+                .join("bin/geckodriver");
+            (
+                binary("OMEGA_FIREFOX", "/usr/bin/firefox-esr").expect(missing),
+                binary("OMEGA_GECKODRIVER", &cargo_bin.to_string_lossy()).expect(missing),
+            )
+        }
+    };
     let port = free_port();
-    let _driver = Killed(
-        Command::new(chromedriver)
+    let driver = Killed(
+        Command::new(driver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("start chromedriver"),
+            .expect("start the WebDriver server"),
     );
     let start = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(
             start.elapsed() < Duration::from_secs(20),
-            "chromedriver did not start"
+            "the WebDriver server did not start"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    let name = if kind == Kind::Chromium {
+        "chromium"
+    } else {
+        "firefox"
+    };
     let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("chromium-profile-{}", std::process::id()));
+        .join(format!("{name}-profile-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
-    let _browser = Browser(profile.clone());
-    let mut args: Vec<String> = FLAGS.iter().map(|f| f.to_string()).collect();
-    args.push(format!("--user-data-dir={}", profile.display()));
-    let caps = json!({ "goog:chromeOptions": { "binary": chromium, "args": args } });
+    std::fs::create_dir_all(&profile).expect("a profile folder");
+    let (caps, arg) = match kind {
+        Kind::Chromium => {
+            let arg = format!("--user-data-dir={}", profile.display());
+            let mut args: Vec<String> = FLAGS.iter().map(|f| f.to_string()).collect();
+            args.push(arg.clone());
+            let caps = json!({ "goog:chromeOptions": { "binary": browser, "args": args } });
+            (caps, arg)
+        }
+        Kind::Firefox => {
+            let arg = profile.display().to_string();
+            let args = [
+                "-headless",
+                "-profile",
+                &arg,
+                "-width",
+                "1280",
+                "-height",
+                "960",
+            ];
+            let caps = json!({ "moz:firefoxOptions": { "binary": browser, "args": args } });
+            (caps, arg)
+        }
+    };
+    let browser = Browser { arg, profile };
     let Value::Object(caps) = caps else {
         unreachable!()
     };
@@ -212,47 +281,70 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{port}"))
         .await
-        .expect("a Chromium session");
+        .expect("a browser session");
+    Some(Session {
+        client,
+        _browser: browser,
+        _driver: driver,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_in_chromium() {
+    if let Some(session) = session(Kind::Chromium).await {
+        play_a_game(&session.client, "omega-web").await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_in_firefox() {
+    if let Some(session) = session(Kind::Firefox).await {
+        play_a_game(&session.client, "omega-web-firefox").await;
+    }
+}
+
+/// The whole game: a new side-4 game against the engine, every person's turn clicked (with a
+/// take-back, an illegal click and a hint on the way), then the page's final scores and
+/// outlines against the referee's game; screenshots named `shots*.png`.
+async fn play_a_game(client: &Client, shots: &str) {
+    let (_server, url) = start_server();
     let long = Duration::from_secs(30);
 
     // The new-game dialog opens on a first visit: side 4, two players, the engine black.
     client.goto(&url).await.unwrap();
-    wait_until(&client, "document.getElementById('setup').open", long).await;
-    let select = |css: &'static str, value: &'static str| {
-        let client = &client;
-        async move {
-            let e = client.find(Locator::Css(css)).await.unwrap();
-            e.select_by_value(value).await.unwrap();
-        }
+    wait_until(client, "document.getElementById('setup').open", long).await;
+    let select = |css: &'static str, value: &'static str| async move {
+        let e = client.find(Locator::Css(css)).await.unwrap();
+        e.select_by_value(value).await.unwrap();
     };
     select("#side", "4").await;
     select("#players-count", "2").await;
     select("#seat-0", "").await;
     select("#seat-1", "omega").await;
-    click(&client, "#start").await;
-    wait_until(&client, "document.body.dataset.game", long).await;
+    click(client, "#start").await;
+    wait_until(client, "document.body.dataset.game", long).await;
 
     let mut person_turns = 0;
     loop {
         wait_until(
-            &client,
+            client,
             "document.body.dataset.mine === 'true' || document.body.dataset.over === 'true'",
             long,
         )
         .await;
-        if script(&client, "return document.body.dataset.over;").await == "true" {
+        if script(client, "return document.body.dataset.over;").await == "true" {
             break;
         }
-        let turn = script(&client, "return document.body.dataset.turn;").await;
+        let turn = script(client, "return document.body.dataset.turn;").await;
         for k in 0..2 {
             wait_until(
-                &client,
+                client,
                 &format!("document.getElementById('board').dataset.pending === '{k}'"),
                 long,
             )
             .await;
             let empty = script(
-                &client,
+                client,
                 "return [...document.querySelectorAll('.cell.empty')].map(e => e.dataset.cell);",
             )
             .await;
@@ -260,27 +352,27 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
             let cell = empty[(person_turns * 7 + k * 11) % empty.len()]
                 .as_str()
                 .unwrap();
-            click(&client, &format!("#cell-{cell}")).await;
+            click(client, &format!("#cell-{cell}")).await;
             if person_turns == 1 && k == 0 {
                 // The take-back inside the turn, then the same stone again.
                 wait_until(
-                    &client,
+                    client,
                     "document.getElementById('board').dataset.pending === '1'",
                     long,
                 )
                 .await;
-                click(&client, "#take-back").await;
+                click(client, "#take-back").await;
                 wait_until(
-                    &client,
+                    client,
                     "document.getElementById('board').dataset.pending === '0'",
                     long,
                 )
                 .await;
-                click(&client, &format!("#cell-{cell}")).await;
+                click(client, &format!("#cell-{cell}")).await;
             }
         }
         wait_until(
-            &client,
+            client,
             "document.getElementById('board').dataset.pending === '2'",
             long,
         )
@@ -288,42 +380,42 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
         if person_turns == 2 {
             // An illegal click is refused with a reason on the page, and changes nothing.
             let taken = script(
-                &client,
+                client,
                 "return document.querySelector('.cell:not(.empty):not(.pending)').dataset.cell;",
             )
             .await;
-            click(&client, "#take-back").await;
-            click(&client, &format!("#cell-{}", taken.as_str().unwrap())).await;
+            click(client, "#take-back").await;
+            click(client, &format!("#cell-{}", taken.as_str().unwrap())).await;
             wait_until(
-                &client,
+                client,
                 "document.getElementById('message').textContent",
                 long,
             )
             .await;
-            let message = text(&client, "#message").await;
+            let message = text(client, "#message").await;
             assert!(message.contains("holds a"), "message: '{message}'");
             let empty = script(
-                &client,
+                client,
                 "return document.querySelector('.cell.empty').dataset.cell;",
             )
             .await;
-            click(&client, &format!("#cell-{}", empty.as_str().unwrap())).await;
+            click(client, &format!("#cell-{}", empty.as_str().unwrap())).await;
             wait_until(
-                &client,
+                client,
                 "document.getElementById('board').dataset.pending === '2'",
                 long,
             )
             .await;
             // A hint from the engine, shown on the page.
-            click(&client, "#hint").await;
-            wait_until(&client, "document.getElementById('hint-text')", long).await;
+            click(client, "#hint").await;
+            wait_until(client, "document.getElementById('hint-text')", long).await;
         }
         if person_turns == 4 {
-            screenshot(&client, "omega-web.png").await;
+            screenshot(client, &format!("{shots}.png")).await;
         }
-        click(&client, "#play-turn").await;
+        click(client, "#play-turn").await;
         wait_until(
-            &client,
+            client,
             &format!("document.body.dataset.turn !== {turn}"),
             long,
         )
@@ -332,10 +424,10 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
     }
     // Side 4, two players: 18 turns, 9 of them the person's.
     assert_eq!(person_turns, 9);
-    screenshot(&client, "omega-web-end.png").await;
+    screenshot(client, &format!("{shots}-end.png")).await;
 
     // The referee's game, as the server gives it for download, read with the crate's rules.
-    let id = script(&client, "return document.body.dataset.game;").await;
+    let id = script(client, "return document.body.dataset.game;").await;
     let record = http_get(&format!(
         "{url}api/games/{}/transcript",
         id.as_str().unwrap()
@@ -344,12 +436,37 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
     assert!(game.is_over(), "{record}");
     assert_eq!(game.turns_played(), 18);
     for colour in [Colour::White, Colour::Black] {
-        let shown = text(&client, &format!("#score-{}", colour.index())).await;
+        let shown = text(client, &format!("#score-{}", colour.index())).await;
         assert_eq!(shown, game.score(colour).to_string(), "{colour}'s score");
     }
+    // Each colour's groups outlined: one edge for every side of a stone that does not touch
+    // a stone of its colour.
+    for colour in [Colour::White, Colour::Black] {
+        let board = game.board();
+        let edges: usize = board
+            .cells()
+            .filter(|&c| game.stone(c) == Some(colour))
+            .map(|c| {
+                6 - board
+                    .neighbours(c)
+                    .iter()
+                    .filter(|&&n| game.stone(n) == Some(colour))
+                    .count()
+            })
+            .sum();
+        let shown = script(
+            client,
+            &format!(
+                "return document.querySelector('.outline.o{}').dataset.edges;",
+                colour.index()
+            ),
+        )
+        .await;
+        assert_eq!(shown, edges.to_string(), "{colour}'s outline");
+    }
     let winner = game.winner().0;
-    assert_eq!(text(&client, "#winner").await, winner.name());
-    let result = text(&client, "#result").await;
+    assert_eq!(text(client, "#winner").await, winner.name());
+    let result = text(client, "#result").await;
     assert!(
         result.contains(&format!("{} wins", winner.name())),
         "{result}"
@@ -358,6 +475,6 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
     // The same page on a phone's screen.
     client.set_window_size(390, 844).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    screenshot(&client, "omega-web-phone.png").await;
-    client.close().await.unwrap();
+    screenshot(client, &format!("{shots}-phone.png")).await;
+    client.clone().close().await.unwrap();
 }

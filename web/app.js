@@ -79,13 +79,14 @@ function centre(col, row) {
   return [(col - row / 2) * W, -row * 1.5 * R];
 }
 
+// Corner k of the hexagon centred on (x, y), at 60k + 30 degrees (SVG's y points down).
+function corner(x, y, k) {
+  const a = (Math.PI / 180) * (60 * k + 30);
+  return `${(x + R * Math.cos(a)).toFixed(2)},${(y + R * Math.sin(a)).toFixed(2)}`;
+}
+
 function hexPoints(x, y) {
-  const pts = [];
-  for (let k = 0; k < 6; k++) {
-    const a = (Math.PI / 180) * (60 * k + 30);
-    pts.push(`${(x + R * Math.cos(a)).toFixed(2)},${(y + R * Math.sin(a)).toFixed(2)}`);
-  }
-  return pts.join(" ");
+  return [0, 1, 2, 3, 4, 5].map((k) => corner(x, y, k)).join(" ");
 }
 
 function columnLetter(c) {
@@ -150,6 +151,7 @@ function drawBoard(s) {
     }
   }
   svg.appendChild(cells);
+  svg.appendChild(groupOutlines(s.cells));
   svg.appendChild(stones);
 
   // Cell names on the edges, as showboard draws them: each column's letter below the bottom
@@ -171,6 +173,35 @@ function drawBoard(s) {
     label(high + 1, r, String(r + 1));
   }
   svg.appendChild(labels);
+}
+
+// The neighbour (column, row offsets) across each edge of a hexagon: edge j joins corners
+// j - 1 and j, at 60j - 30 and 60j + 30 degrees, so it faces the neighbour at 60j degrees.
+const EDGE_NEIGHBOUR = [[1, 0], [0, -1], [-1, -1], [-1, 0], [0, 1], [1, 1]];
+
+// Each group outlined: every edge of a stone whose neighbour across it is not a stone of the
+// same colour (or is off the board) is drawn in the colour's outline, so that a group reads as
+// one shape. One path per colour, each carrying the number of edges it drew.
+function groupOutlines(cellList) {
+  const at = new Map(cellList.map((c) => [`${c.col},${c.row}`, c]));
+  const paths = new Map(); // colour -> [d, edges]
+  for (const cell of cellList) {
+    if (cell.stone === null) continue;
+    const [x, y] = centre(cell.col, cell.row);
+    const entry = paths.get(cell.stone) || ["", 0];
+    EDGE_NEIGHBOUR.forEach(([dc, dr], j) => {
+      const nb = at.get(`${cell.col + dc},${cell.row + dr}`);
+      if (nb && nb.stone === cell.stone) return;
+      entry[0] += `M${corner(x, y, (j + 5) % 6)}L${corner(x, y, j)}`;
+      entry[1] += 1;
+    });
+    paths.set(cell.stone, entry);
+  }
+  const g = el("g", { class: "outlines" });
+  for (const [colour, [d, edges]] of paths) {
+    g.appendChild(el("path", { d, class: `outline o${colour}`, "data-edges": edges }));
+  }
+  return g;
 }
 
 function tint(colour) {
