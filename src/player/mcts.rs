@@ -137,6 +137,7 @@ impl MctsOptions {
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
+            "pattern_centre" => p.pattern_centre = flag()?,
             "mast_candidates" => p.mast_candidates = number()?.clamp(1.0, 16.0) as usize,
             "pattern_candidates" => p.pattern_candidates = number()?.clamp(1.0, 16.0) as usize,
             "count_candidates" => p.count_candidates = number()?.clamp(1.0, 64.0) as usize,

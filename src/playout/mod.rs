@@ -50,6 +50,10 @@ pub struct PlayoutConfig {
     /// Priors from the patterns' gammas g, as `g^a / (g^a + 1)` with this a (0 = the
     /// placement-delta priors of `prior_scale` instead).
     pub pattern_prior: f32,
+    /// The patterns' priors are taken relative to the geometric mean of the gammas of the
+    /// position's moves, `g^a / (g^a + mean^a)`, so that a move as good as the average one
+    /// starts at 0.5, whatever the position (off: relative to the mean over all classes).
+    pub pattern_centre: bool,
     /// Preferences of the placement classes (see `policy.rs`).
     pub weights: Weights,
 }
@@ -66,6 +70,7 @@ impl Default for PlayoutConfig {
             pattern_candidates: 1,
             mast_candidates: 1,
             pattern_prior: 0.0,
+            pattern_centre: false,
             count_weights: DEFAULT_COUNT_WEIGHTS,
         }
     }
@@ -219,14 +224,26 @@ impl MctsPosition for OmegaTree<'_> {
             board.push(OFF_BOARD);
             let colour = self.game.next_stone_colour().index() as u8;
             let model = &pattern::gammas()[usize::from(!own)];
+            let sizes = &pattern::size_gammas()[usize::from(!own)];
             let states = pattern::states(colour);
             debug_assert_eq!(board.len(), n + 1);
             for &m in moves {
-                let g =
+                let ring =
                     model[pattern::code(board, &self.scratch.rings[m as usize], &states) as usize];
+                let g = ring * sizes[pattern::size_class(self.game, m, colour)];
                 // powf was 2.5 % of a search's time (perf); the default power is 1.
                 let ga = if power == 1.0 { g } else { g.powf(power) };
-                out.push(ga / (ga + 1.0));
+                out.push(ga);
+            }
+            let start = out.len() - moves.len();
+            let mean = if self.config.pattern_centre && !moves.is_empty() {
+                let logs: f32 = out[start..].iter().map(|g| g.ln()).sum();
+                (logs / moves.len() as f32).exp()
+            } else {
+                1.0
+            };
+            for g in &mut out[start..] {
+                *g /= *g + mean;
             }
             return;
         }

@@ -4,11 +4,16 @@
 //! A pattern's weight (its "gamma", Coulom 2007) is learnt from games by `omega
 //! learn-patterns` for the two cases that matter in Omega: a stone of the placing player's
 //! own colour, and a stone of an opponent's colour.
+//!
+//! Beside the ring, a placement has a *size class*: the size of the group the stone makes and
+//! whether it joins several groups. The ring sees the neighbours but not how big their groups
+//! are, and in Omega that is what counts (a group of three is worth growing, one of seven is
+//! not). A cell's gamma is the product of its ring's and its size class's (Coulom's teams).
 
 use super::next_stone;
-use super::pattern_weights::GAMMAS;
+use super::pattern_weights::{GAMMAS, SIZE_GAMMAS};
 use crate::board::{Board, Cell, Coord};
-use crate::game::{MAX_PLAYERS, NO_STONE};
+use crate::game::{Game, MAX_PLAYERS, NO_STONE};
 use std::sync::OnceLock;
 
 /// Codes of one ring: 2 bits for each of the six directions.
@@ -101,6 +106,42 @@ pub fn gammas() -> &'static [[f32; CODES]; 2] {
     })
 }
 
+/// Size classes: 0 a new group; 1 to 8 the growth of one group to 2, 3, ... 9 or more
+/// stones; 9 to 15 a group of 3, 4, ... 9 or more made by joining two groups or more.
+pub const SIZE_CLASSES: usize = 16;
+/// The largest size a class tells apart.
+const SIZE_CAP: usize = 9;
+
+/// The size class of a stone of `colour` on the empty `cell` of `game`.
+pub fn size_class(game: &Game, cell: Cell, colour: u8) -> usize {
+    let mut roots = [0 as Cell; 6];
+    let mut joined = 0;
+    let mut size = 1;
+    for &nb in game.board().neighbours(cell) {
+        if game.stone_index(nb) == colour {
+            let r = game.root(nb);
+            if !roots[..joined].contains(&r) {
+                roots[joined] = r;
+                joined += 1;
+                size += game.root_size(r);
+            }
+        }
+    }
+    match joined {
+        0 => 0,
+        1 => size.min(SIZE_CAP) - 1,
+        _ => SIZE_CAP - 1 + size.min(SIZE_CAP) - 2,
+    }
+}
+
+/// The learnt gammas of the size classes: `[own stone, opponent's stone][class]`.
+pub fn size_gammas() -> [[f32; SIZE_CLASSES]; 2] {
+    [
+        SIZE_GAMMAS.map(|(own, _)| own),
+        SIZE_GAMMAS.map(|(_, opp)| opp),
+    ]
+}
+
 /// The class of every code: the smallest code among its 12 images.
 pub fn canonical(code: u16) -> u16 {
     static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
@@ -177,6 +218,29 @@ mod tests {
         let classes: std::collections::BTreeSet<u16> = (0..CODES as u16).map(canonical).collect();
         // Burnside: (4^6 + 2*4 + 2*16 + 64 + 3*256 + 3*64) / 12 = 430 classes.
         assert_eq!(classes.len(), 430);
+    }
+
+    #[test]
+    fn size_classes_tell_growth_from_joins() {
+        let mut game = Game::new(4, 2).unwrap();
+        let at = |g: &Game, name: &str| g.board().parse(name).unwrap();
+        // White's turn: a1 (white), d4 (black); black's turn: c1 (white), d5 (black).
+        for name in ["a1", "d4", "c1", "d5"] {
+            let cell = at(&game, name);
+            game.place(cell);
+        }
+        let (white, black) = (0u8, 1u8);
+        // b1 touches white's a1 and c1, two groups of one: a join making three.
+        assert_eq!(
+            size_class(&game, at(&game, "b1"), white),
+            SIZE_CAP - 1 + 3 - 2
+        );
+        // b1 touches no black stone: a new group.
+        assert_eq!(size_class(&game, at(&game, "b1"), black), 0);
+        // d3 touches black's d4 only (one group of two): growth to three.
+        assert_eq!(size_class(&game, at(&game, "d3"), black), 2);
+        // a2 touches white's a1 alone: growth to two.
+        assert_eq!(size_class(&game, at(&game, "a2"), white), 1);
     }
 
     #[test]
