@@ -304,6 +304,25 @@ impl Game {
         self.stone_neighbours[cell as usize] as usize
     }
 
+    /// The distinct groups of colour index `colour` that a stone on `cell` would touch: their
+    /// roots in the first `count` entries, and `count`.
+    #[inline]
+    pub fn touching_groups(&self, cell: Cell, colour: u8) -> ([Cell; 6], usize) {
+        let mut roots = [0 as Cell; 6];
+        let mut count = 0;
+        // Padded: off-board entries read as empty.
+        for &nb in self.board.padded_neighbours(cell) {
+            if self.stone[nb as usize] == colour {
+                let root = self.root(nb);
+                if !roots[..count].contains(&root) {
+                    roots[count] = root;
+                    count += 1;
+                }
+            }
+        }
+        (roots, count)
+    }
+
     /// The colour index of the stone on `cell`, or `u8::MAX` when empty (for hot loops).
     #[inline]
     pub fn stone_index(&self, cell: Cell) -> u8 {

@@ -52,16 +52,15 @@ impl Choices {
                 let p = canonical(code(&colours, &rings[c as usize], &states));
                 (p, size_class(&replay, c, colour) as u8)
             };
+            let key = |(p, z): (u16, u8)| p as usize * SIZE_CLASSES + z as usize;
             let mut seen = Vec::new();
             for &e in replay.empties() {
-                let (p, z) = pair(e);
-                let key = p as usize * SIZE_CLASSES + z as usize;
-                if counts[key] == 0 {
-                    seen.push((p, z));
+                let pz = pair(e);
+                if counts[key(pz)] == 0 {
+                    seen.push(pz);
                 }
-                counts[key] += 1;
+                counts[key(pz)] += 1;
             }
-            let key = |(p, z): (u16, u8)| p as usize * SIZE_CLASSES + z as usize;
             let choice = Choice {
                 chosen: pair(cell),
                 counts: seen

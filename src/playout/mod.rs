@@ -224,13 +224,16 @@ impl MctsPosition for OmegaTree<'_> {
             board.push(OFF_BOARD);
             let colour = self.game.next_stone_colour().index() as u8;
             let model = &pattern::gammas()[usize::from(!own)];
-            let sizes = &pattern::size_gammas()[usize::from(!own)];
+            let sizes = pattern::size_gammas().map(|t| &t[usize::from(!own)]);
             let states = pattern::states(colour);
             debug_assert_eq!(board.len(), n + 1);
             for &m in moves {
                 let ring =
                     model[pattern::code(board, &self.scratch.rings[m as usize], &states) as usize];
-                let g = ring * sizes[pattern::size_class(self.game, m, colour)];
+                let g = match sizes {
+                    Some(sizes) => ring * sizes[pattern::size_class(self.game, m, colour)],
+                    None => ring,
+                };
                 // powf was 2.5 % of a search's time (perf); the default power is 1.
                 let ga = if power == 1.0 { g } else { g.powf(power) };
                 out.push(ga);

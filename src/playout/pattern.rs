@@ -114,19 +114,11 @@ const SIZE_CAP: usize = 9;
 
 /// The size class of a stone of `colour` on the empty `cell` of `game`.
 pub fn size_class(game: &Game, cell: Cell, colour: u8) -> usize {
-    let mut roots = [0 as Cell; 6];
-    let mut joined = 0;
-    let mut size = 1;
-    for &nb in game.board().neighbours(cell) {
-        if game.stone_index(nb) == colour {
-            let r = game.root(nb);
-            if !roots[..joined].contains(&r) {
-                roots[joined] = r;
-                joined += 1;
-                size += game.root_size(r);
-            }
-        }
-    }
+    let (roots, joined) = game.touching_groups(cell, colour);
+    let size = 1 + roots[..joined]
+        .iter()
+        .map(|&r| game.root_size(r))
+        .sum::<usize>();
     match joined {
         0 => 0,
         1 => size.min(SIZE_CAP) - 1,
@@ -134,12 +126,24 @@ pub fn size_class(game: &Game, cell: Cell, colour: u8) -> usize {
     }
 }
 
-/// The learnt gammas of the size classes: `[own stone, opponent's stone][class]`.
-pub fn size_gammas() -> [[f32; SIZE_CLASSES]; 2] {
-    [
-        SIZE_GAMMAS.map(|(own, _)| own),
-        SIZE_GAMMAS.map(|(_, opp)| opp),
-    ]
+/// The learnt gammas of the size classes, `[own stone, opponent's stone][class]`, or `None`
+/// when they are all 1 (no size model learnt), so that the priors need not compute the
+/// classes.
+pub fn size_gammas() -> Option<&'static [[f32; SIZE_CLASSES]; 2]> {
+    static TABLE: OnceLock<Option<[[f32; SIZE_CLASSES]; 2]>> = OnceLock::new();
+    TABLE
+        .get_or_init(|| {
+            let uniform = SIZE_GAMMAS
+                .iter()
+                .all(|&(own, opp)| own == 1.0 && opp == 1.0);
+            (!uniform).then(|| {
+                [
+                    SIZE_GAMMAS.map(|(own, _)| own),
+                    SIZE_GAMMAS.map(|(_, opp)| opp),
+                ]
+            })
+        })
+        .as_ref()
 }
 
 /// The class of every code: the smallest code among its 12 images.

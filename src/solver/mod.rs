@@ -516,18 +516,12 @@ struct Touch {
 
 impl Touch {
     fn new(game: &Game, colour: Colour, cell: Cell) -> Touch {
-        let mut t = Touch::default();
-        for &n in game.board().neighbours(cell) {
-            if game.stone(n) == Some(colour) {
-                let root = game.root(n);
-                if !t.roots[..t.len].contains(&root) {
-                    t.roots[t.len] = root;
-                    t.sizes[t.len] = game.root_size(root) as u128;
-                    t.len += 1;
-                }
-            }
+        let (roots, len) = game.touching_groups(cell, colour.index() as u8);
+        let mut sizes = [0; 6];
+        for (size, &root) in sizes.iter_mut().zip(&roots[..len]) {
+            *size = game.root_size(root) as u128;
         }
-        t
+        Touch { roots, sizes, len }
     }
 
     fn sizes(&self) -> &[u128] {
