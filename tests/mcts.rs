@@ -342,3 +342,125 @@ fn progressive_widening_looks_only_at_the_best_prior_children() {
     // Without the widening the search does visit children past that width.
     assert!(!widening_holds(0.0, 5_000));
 }
+
+/// The root's children of a search of 50,000 playouts from a side-5 middle game with the
+/// default's settings but the memo span `memo`: (move, visits) most visited first, and the
+/// root's value.
+fn memo_search(memo: u32, seed: u64) -> (Vec<(Cell, u32)>, f64) {
+    let options = MctsOptions::strong();
+    let mut game = position(5, 2, 4, 21);
+    let mut scratch = Scratch::new(&game);
+    let config = omega::mcts::MctsConfig {
+        memo_span: memo,
+        ..options.search
+    };
+    let mut mcts: Mcts<Cell> = Mcts::new(config, seed);
+    let limits = MctsLimits {
+        start: Instant::now(),
+        time: None,
+        playouts: Some(50_000),
+    };
+    let tree = &mut OmegaTree::new(&mut game, &mut scratch, options.playout);
+    let progress = mcts.search(tree, limits, None, |_, _| {}).unwrap();
+    let children = mcts
+        .root_children()
+        .iter()
+        .map(|c| (c.mv, c.visits))
+        .collect();
+    (children, progress.value)
+}
+
+/// The selection memo skips scans but must not change what the search finds. A memo of one
+/// playout is never used (the search is the same as without); the default's memo does act
+/// (the searches differ), never locks the root onto one move, and over four seeds gives the
+/// root the same value as the searches without it (the position is flat: the best move
+/// changes from seed to seed with or without the memo, so it cannot be compared).
+#[test]
+fn the_selection_memo_keeps_what_the_search_finds() {
+    let span = MctsOptions::strong().search.memo_span;
+    assert!(span > 1, "the default uses the memo");
+    assert_eq!(memo_search(1, 5), memo_search(0, 5));
+    let (mut with, mut without) = (0.0, 0.0);
+    for seed in 1..=4 {
+        let (children, value) = memo_search(span, seed);
+        let (plain_children, plain_value) = memo_search(0, seed);
+        assert_ne!(
+            children, plain_children,
+            "seed {seed}: the memo changed nothing"
+        );
+        let total: u32 = children.iter().map(|c| c.1).sum();
+        assert!(
+            children[0].1 < total * 9 / 10,
+            "seed {seed}: the root is locked on one move: {:?}",
+            &children[..3]
+        );
+        with += value / 4.0;
+        without += plain_value / 4.0;
+    }
+    assert!((with - without).abs() < 0.02, "{with} vs {without}");
+}
+
+/// Every playout policy, from middle games of 2, 3 and 4 players: the playout fills the board
+/// to the end with each colour's right number of stones, keeps the stones already there,
+/// leaves the game as it was, and its winner and rewards are those of a from-scratch count
+/// of the filled board.
+#[test]
+fn every_playout_policy_fills_the_board_and_scores_it_as_the_rules() {
+    use omega::mcts::{FastRng, MctsPosition};
+    use omega::playout::{winner, PlayoutConfig, Scorer};
+    let policies: [(&str, &str); 8] = [
+        ("uniform", ""),
+        ("last good reply", "last_good_reply=on"),
+        ("greedy end", "greedy_end=4"),
+        ("greedy to the end", "greedy_end=1000"),
+        ("classes", "candidates=2"),
+        ("counts", "count_candidates=2"),
+        ("patterns", "pattern_candidates=4"),
+        ("mast", "mast_candidates=2"),
+    ];
+    for (side, players, turns) in [(5, 2, 6), (5, 3, 2), (6, 4, 3), (4, 2, 0)] {
+        let mut game = position(side, players, turns, 17);
+        let before = game.stone_indices().to_vec();
+        let hash = game.hash();
+        let n = game.board().cell_count();
+        let mut scorer = Scorer::new(game.board());
+        for (name, settings) in policies {
+            let mut options = MctsOptions::plain();
+            for s in settings.split(',').filter(|s| !s.is_empty()) {
+                let (k, v) = s.split_once('=').unwrap();
+                options.set(k, v).unwrap();
+            }
+            let config: PlayoutConfig = options.playout;
+            let mut scratch = Scratch::new(&game);
+            let mut rng = FastRng::new(3);
+            let mut tree = OmegaTree::new(&mut game, &mut scratch, config);
+            let mut amaf = vec![0u8; tree.amaf_len()];
+            for _ in 0..50 {
+                let mut rewards = [0.0; 4];
+                let won = tree.playout(&mut rng, &mut amaf, &mut rewards);
+                let board = &amaf[..n];
+                for (cell, &stone) in before.iter().enumerate() {
+                    if (stone as usize) < players {
+                        assert_eq!(board[cell], stone, "{name}: a stone moved");
+                    }
+                }
+                let empty = board.iter().filter(|&&c| c as usize >= players).count();
+                assert!(empty < players * players, "{name}: {empty} cells left");
+                let counts: Vec<usize> = (0..players)
+                    .map(|c| board.iter().filter(|&&x| x as usize == c).count())
+                    .collect();
+                // The game ends after whole turns: every colour has as many stones.
+                assert!(
+                    counts.iter().all(|&k| k == counts[0]),
+                    "{name}: colours {counts:?}"
+                );
+                let mut filled = board.to_vec();
+                filled.push(omega::game::NO_STONE);
+                let scores = scorer.scores(&filled, players);
+                assert_eq!(won, winner(&scores, players), "{name}");
+                assert_eq!(rewards[won], 1.0, "{name}");
+            }
+            assert_eq!(tree.game.hash(), hash, "{name}: the game changed");
+        }
+    }
+}

@@ -562,6 +562,11 @@ impl Game {
         true
     }
 
+    /// The cell of the last stone placed, if any.
+    pub fn last_stone(&self) -> Option<Cell> {
+        self.history.last().map(|p| p.cell)
+    }
+
     /// The cells of every stone placed so far, in order.
     pub fn stone_history(&self) -> Vec<Cell> {
         self.history.iter().map(|p| p.cell).collect()

@@ -95,6 +95,11 @@ pub struct MctsConfig {
     /// strategies"): a node's children are kept best prior first, and selection looks only
     /// at the first `widen * cbrt(visits + 1)` of them (0 = all, always).
     pub widen: f32,
+    /// Selection memo: at a node with at least `memo_visits` playouts, the child a full scan
+    /// chose is taken again without a scan, for up to `memo_span` playouts, while its score
+    /// stays above the runner-up's score of that scan (0 = always scan).
+    pub memo_span: u32,
+    pub memo_visits: u32,
 }
 
 impl Default for MctsConfig {
@@ -113,6 +118,8 @@ impl Default for MctsConfig {
             ancestor_ref: 100,
             ancestor_flip: false,
             widen: 0.0,
+            memo_span: 0,
+            memo_visits: 256,
         }
     }
 }
@@ -189,7 +196,23 @@ struct Worker<M> {
     stamp: u32,
     /// Players of the position searched.
     players: usize,
+    /// The selection memos, a direct-mapped table by node.
+    memos: Vec<Memo>,
 }
+
+/// What a full scan of a well-visited node found (see [`MctsConfig::memo_span`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Memo {
+    node: NodeId,
+    /// The chosen child, and the node's visits up to which it may be taken again.
+    child: NodeId,
+    until: u32,
+    /// The runner-up's score at the scan, a fraction as `select` keeps them.
+    runner_up: (f32, f32),
+}
+
+/// Entries of the memo table (a power of two).
+const MEMOS: usize = 4096;
 
 /// What the threads of one search share besides the tree.
 #[derive(Default)]
@@ -498,6 +521,7 @@ impl<M: PackedMove> Worker<M> {
             borrowed: vec![(0, 0.0, 0.0); pos.amaf_len()],
             stamp: 0,
             players: pos.players(),
+            memos: Vec::new(),
         }
     }
 
@@ -698,13 +722,19 @@ impl<M: PackedMove> Worker<M> {
     /// weight `β = m / (m + n + n m / k)` is, multiplied out, `(v (1 + m / k) + r) / (m + n +
     /// n m / k)`: one division a child instead of three. The priors count as `prior_visits`
     /// and `prior_rave_visits` virtual playouts of value `prior` in the two statistics.
-    fn select(&self, mcts: &Mcts<M>, node: NodeId, mover: usize) -> NodeId {
+    ///
+    /// With [`MctsConfig::memo_span`] set, a well-visited node remembers its last full scan
+    /// (see [`Memo`]): a move's score changes by about `1 / visits` a playout, so for a few
+    /// playouts the child that led the scan leads still while its score stays above the
+    /// runner-up's, and the scan of every child, most of a search's time, is skipped.
+    fn select(&mut self, mcts: &Mcts<M>, node: NodeId, mover: usize) -> NodeId {
         let (tree, c) = (&mcts.tree, &mcts.config);
         let parent = tree.at(node);
+        let parent_visits = parent.visits();
         let range = parent.children();
         let first = range.start;
         let explore = if c.exploration > 0.0 {
-            c.exploration * ((parent.visits() as f32).ln()).sqrt()
+            c.exploration * ((parent_visits as f32).ln()).sqrt()
         } else {
             0.0
         };
@@ -719,16 +749,7 @@ impl<M: PackedMove> Worker<M> {
         // perf (side 5), selection is over 40 % of a search and the division a child was its
         // costliest instruction.
         let better = |(a, b): (f32, f32), (c, d): (f32, f32)| a * d > c * b;
-        let mut best = ((f32::NEG_INFINITY, 1.0), first);
-        let mut best_lost = ((f32::NEG_INFINITY, 1.0), first);
-        let (mut children, mut amaf) = tree.slots(range);
-        if c.widen > 0.0 {
-            let width = (c.widen * (parent.visits() as f32 + 1.0).cbrt()) as usize;
-            let width = width.clamp(1, children.len());
-            children = &children[..width];
-            amaf = &amaf[..width];
-        }
-        for (i, (child, a)) in children.iter().zip(amaf).enumerate() {
+        let score = |child: &AtomicNode, a: &Amaf| {
             let visits = child.visits() as f32;
             let n = visits + c.prior_visits;
             let prior = child.prior();
@@ -736,14 +757,45 @@ impl<M: PackedMove> Worker<M> {
             let m = rave * (a.visits() + c.prior_rave_visits);
             let r = rave * (a.value() + c.prior_rave_visits * prior);
             let den = m + n + n * m * inv_k;
-            let mut q = if den > 0.0 {
+            let q = if den > 0.0 {
                 (v * (1.0 + m * inv_k) + r, den)
             } else {
                 (c.first_play_urgency, 1.0)
             };
             if explore > 0.0 {
-                q = (q.0 / q.1 + explore / (visits + 1.0).sqrt(), 1.0);
+                (q.0 / q.1 + explore / (visits + 1.0).sqrt(), 1.0)
+            } else {
+                q
             }
+        };
+        let (mut children, mut amaf) = tree.slots(range);
+        let memo_slot = (c.memo_span > 0 && parent_visits >= c.memo_visits)
+            .then_some(node as usize & (MEMOS - 1));
+        if let Some(slot) = memo_slot {
+            if self.memos.is_empty() {
+                self.memos = vec![Memo::default(); MEMOS];
+            }
+            let memo = self.memos[slot];
+            if memo.node == node && parent_visits < memo.until {
+                let i = (memo.child as usize).wrapping_sub(first);
+                if let (Some(child), Some(a)) = (children.get(i), amaf.get(i)) {
+                    if child.proven() == UNPROVEN && !better(memo.runner_up, score(child, a)) {
+                        return memo.child;
+                    }
+                }
+            }
+        }
+        if c.widen > 0.0 {
+            let width = (c.widen * (parent_visits as f32 + 1.0).cbrt()) as usize;
+            let width = width.clamp(1, children.len());
+            children = &children[..width];
+            amaf = &amaf[..width];
+        }
+        let mut best = ((f32::NEG_INFINITY, 1.0), first);
+        let mut runner_up = (f32::NEG_INFINITY, 1.0);
+        let mut best_lost = ((f32::NEG_INFINITY, 1.0), first);
+        for (i, (child, a)) in children.iter().zip(amaf).enumerate() {
+            let q = score(child, a);
             let proven = child.proven();
             if proven != UNPROVEN {
                 if proven as usize == mover {
@@ -753,11 +805,22 @@ impl<M: PackedMove> Worker<M> {
                     best_lost = (q, first + i);
                 }
             } else if better(q, best.0) {
+                runner_up = best.0;
                 best = (q, first + i);
+            } else if better(q, runner_up) {
+                runner_up = q;
             }
         }
         if best.0 .0 == f32::NEG_INFINITY {
-            best = best_lost;
+            return best_lost.1 as NodeId;
+        }
+        if let Some(slot) = memo_slot {
+            self.memos[slot] = Memo {
+                node,
+                child: best.1 as NodeId,
+                until: parent_visits.saturating_add(c.memo_span),
+                runner_up,
+            };
         }
         best.1 as NodeId
     }

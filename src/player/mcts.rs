@@ -77,13 +77,15 @@ impl MctsOptions {
     /// plus the AMAF values a new node inherits from its nearest well-visited ancestor
     /// (GRAVE), where with two players the ancestor may be one where the other player
     /// places the colours; plus priors from the learnt 3x3 patterns, counted as 20 AMAF
-    /// playouts of each new child.
+    /// playouts of each new child; and the selection memo (16 playouts at nodes of 256 or
+    /// more), a quarter more playouts a second.
     pub fn strong() -> MctsOptions {
         MctsOptions {
             search: MctsConfig {
                 ancestor_amaf: 50.0,
                 ancestor_flip: true,
                 prior_rave_visits: 20.0,
+                memo_span: 16,
                 ..MctsConfig::default()
             },
             playout: PlayoutConfig {
@@ -122,6 +124,8 @@ impl MctsOptions {
             "ancestor_amaf" => s.ancestor_amaf = number()?.max(0.0),
             "ancestor_flip" => s.ancestor_flip = flag()?,
             "widen" => s.widen = number()?.max(0.0),
+            "memo_span" => s.memo_span = number()?.max(0.0) as u32,
+            "memo_visits" => s.memo_visits = number()?.max(0.0) as u32,
             "ancestor_ref" => s.ancestor_ref = number()?.max(0.0) as u32,
             "score_weight" => p.score_weight = number()?.clamp(0.0, 1.0),
             "score_scale" => p.score_scale = number()?.max(1e-3),
@@ -138,6 +142,8 @@ impl MctsOptions {
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
             "pattern_centre" => p.pattern_centre = flag()?,
+            "last_good_reply" => p.last_good_reply = flag()?,
+            "greedy_end" => p.greedy_end = number()?.clamp(0.0, 1000.0) as usize,
             "mast_candidates" => p.mast_candidates = number()?.clamp(1.0, 16.0) as usize,
             "pattern_candidates" => p.pattern_candidates = number()?.clamp(1.0, 16.0) as usize,
             "count_candidates" => p.count_candidates = number()?.clamp(1.0, 64.0) as usize,

@@ -6,6 +6,7 @@ mod learn;
 mod pattern;
 mod pattern_weights;
 mod policy;
+mod reply;
 mod score;
 
 pub use learn::{to_source, Choices};
@@ -56,6 +57,11 @@ pub struct PlayoutConfig {
     pub pattern_centre: bool,
     /// Preferences of the placement classes (see `policy.rs`).
     pub weights: Weights,
+    /// Uniform playouts play the last good reply where there is one (see `reply.rs`).
+    pub last_good_reply: bool,
+    /// The last this many stones of a uniform playout are placed greedily (0 = none; see
+    /// `policy::greedy_end_fill`).
+    pub greedy_end: usize,
 }
 
 impl Default for PlayoutConfig {
@@ -72,6 +78,8 @@ impl Default for PlayoutConfig {
             pattern_prior: 0.0,
             pattern_centre: false,
             count_weights: DEFAULT_COUNT_WEIGHTS,
+            last_good_reply: false,
+            greedy_end: 0,
         }
     }
 }
@@ -88,6 +96,7 @@ pub struct Scratch {
     rings: Vec<[Cell; 6]>,
     groups: PlayoutGroups,
     empties: Vec<Cell>,
+    replies: reply::Replies,
 }
 
 impl Scratch {
@@ -99,6 +108,7 @@ impl Scratch {
             rings: pattern::rings(game.board()),
             groups: PlayoutGroups::default(),
             empties: Vec::with_capacity(game.board().cell_count()),
+            replies: reply::Replies::new(game.board().cell_count(), game.players()),
         }
     }
 
@@ -113,6 +123,7 @@ impl Scratch {
     /// Whether these buffers were built for `game`'s board.
     pub fn fits(&self, game: &Game) -> bool {
         self.scorer.cells() == game.board().cell_count()
+            && self.replies.fits(game.board().cell_count(), game.players())
     }
 }
 
@@ -281,7 +292,23 @@ impl MctsPosition for OmegaTree<'_> {
         self.scratch.empties.extend_from_slice(self.game.empties());
         let colour = self.game.next_stone_colour().index() as u8;
         let scratch = &mut *self.scratch;
-        let scores = if self.config.candidates <= 1 {
+        let mut replied = false;
+        let scores = if self.config.candidates <= 1 && self.config.greedy_end > 0 {
+            scratch.groups.start(self.game);
+            policy::greedy_end_fill(
+                self.game.board(),
+                &mut scratch.groups,
+                amaf,
+                &mut scratch.empties,
+                stones,
+                k,
+                colour,
+                self.game.to_move().index() as u8,
+                self.config.greedy_end,
+                rng,
+            );
+            scratch.groups.scores(amaf, k)
+        } else if self.config.candidates <= 1 {
             if self.config.mast_candidates > 1 {
                 mast_fill(
                     &scratch.mast,
@@ -305,6 +332,19 @@ impl MctsPosition for OmegaTree<'_> {
                     colour,
                     self.game.to_move().index() as u8,
                     self.config.pattern_candidates,
+                    rng,
+                );
+            } else if self.config.last_good_reply {
+                replied = true;
+                scratch.replies.fill(
+                    &mut scratch.empties,
+                    amaf,
+                    crate::game::NO_STONE,
+                    stones,
+                    k,
+                    colour,
+                    self.game.to_move().index() as u8,
+                    self.game.last_stone(),
                     rng,
                 );
             } else if self.config.count_candidates <= 1 {
@@ -343,6 +383,16 @@ impl MctsPosition for OmegaTree<'_> {
         };
         let winner = winner(&scores, k);
         self.rewards(&scores, winner, rewards);
+        if replied {
+            self.scratch.replies.learn(
+                &self.scratch.empties[..stones],
+                k,
+                colour,
+                self.game.to_move().index() as u8,
+                self.game.last_stone(),
+                winner,
+            );
+        }
         if self.config.mast_candidates > 1 {
             for (cell, &c) in amaf[..n].iter().enumerate() {
                 if (c as usize) < k {

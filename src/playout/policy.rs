@@ -133,6 +133,22 @@ impl PlayoutGroups {
         class(own, n, first, merged, product)
     }
 
+    /// The factor by which `colour`'s score would change if a stone of it went on the empty
+    /// `cell`: `(1 + s1 + ... + sn) / (s1 * ... * sn)` for the sizes of the groups it joins.
+    #[inline]
+    fn score_factor(&mut self, board: &Board, colours: &[u8], cell: Cell, colour: u8) -> f32 {
+        let mut roots = [0; 6];
+        let n = self.touching(board, colours, cell, colour, &mut roots);
+        let mut merged = 1;
+        let mut product = 1.0f32;
+        for &r in &roots[..n] {
+            let s = self.size[r as usize];
+            merged += s;
+            product *= s as f32;
+        }
+        merged as f32 / product
+    }
+
     /// Puts a stone of `colour` on the empty `cell` and joins it to its groups.
     #[inline]
     fn place(&mut self, board: &Board, colours: &mut [u8], cell: Cell, colour: u8) {
@@ -200,6 +216,49 @@ pub fn fill(
             weights[groups.classify(board, colours, empties[j], colour, own)]
         });
         empties.swap(i, best);
+        groups.place(board, colours, empties[i], colour);
+        next_stone(&mut colour, &mut mover, players);
+    }
+}
+
+/// A uniformly random fill whose last `greedy` stones each take, among all the cells still
+/// empty, the one best for the player placing it by the exact change of the stone's
+/// colour's score: the highest for the player's own colour, the lowest for the others.
+/// The last turns of a real game are played so, and the last player's advantage with them;
+/// a random fill misses both.
+#[allow(clippy::too_many_arguments)]
+pub fn greedy_end_fill(
+    board: &Board,
+    groups: &mut PlayoutGroups,
+    colours: &mut [u8],
+    empties: &mut [Cell],
+    stones: usize,
+    players: usize,
+    mut colour: u8,
+    mut mover: u8,
+    greedy: usize,
+    rng: &mut FastRng,
+) {
+    let len = empties.len();
+    let random = stones.saturating_sub(greedy);
+    for i in 0..stones {
+        let j = if i < random {
+            i + rng.below(len - i)
+        } else {
+            // The highest factor for the own colour, the lowest for the others (a factor is
+            // positive, so the lowest factor has the highest inverse).
+            let own = colour == mover;
+            let mut best = (f32::NEG_INFINITY, i);
+            for (j, &cell) in empties.iter().enumerate().skip(i) {
+                let factor = groups.score_factor(board, colours, cell, colour);
+                let gain = if own { factor } else { 1.0 / factor };
+                if gain > best.0 {
+                    best = (gain, j);
+                }
+            }
+            best.1
+        };
+        empties.swap(i, j);
         groups.place(board, colours, empties[i], colour);
         next_stone(&mut colour, &mut mover, players);
     }
@@ -309,6 +368,69 @@ mod tests {
                     groups.scores(&colours, players),
                     scorer.scores(&colours, players)
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_end_fills_score_as_the_scorer_does_and_the_last_stone_is_the_best() {
+        for (side, players, turns) in [(3, 2, 0), (5, 2, 4), (5, 3, 2), (6, 4, 1), (8, 2, 20)] {
+            let mut game = Game::new(side, players).unwrap();
+            for t in 0..turns {
+                let turn = random_turn(&game, t as u64 + 40);
+                game.play_turn(game.to_move(), &turn).unwrap();
+            }
+            let mut scorer = Scorer::new(game.board());
+            let mut groups = PlayoutGroups::default();
+            let mut rng = FastRng::new(side as u64);
+            let stones = game.total_turns() * players - game.stones_placed();
+            let first = game.next_stone_colour().index() as u8;
+            let mover = game.to_move().index() as u8;
+            for greedy in [1, 4, stones] {
+                let mut colours = game.stone_indices().to_vec();
+                colours.push(NO_STONE);
+                let mut empties = game.empties().to_vec();
+                groups.start(&game);
+                greedy_end_fill(
+                    game.board(),
+                    &mut groups,
+                    &mut colours,
+                    &mut empties,
+                    stones,
+                    players,
+                    first,
+                    mover,
+                    greedy,
+                    &mut rng,
+                );
+                assert_eq!(
+                    groups.scores(&colours, players),
+                    scorer.scores(&colours, players)
+                );
+                // The last stone, taken back, was the best of the cells then empty for
+                // its placer: no other cell gives its colour a better score for them.
+                let last = empties[stones - 1];
+                let colour = colours[last as usize];
+                let placer = ((first as usize + stones - 1) / players + mover as usize) % players;
+                let own = colour as usize == placer;
+                let mut score_with = |cell: Cell| {
+                    let mut b = colours.clone();
+                    b[last as usize] = NO_STONE;
+                    b[cell as usize] = colour;
+                    scorer.scores(&b, players)[colour as usize]
+                };
+                let chosen = score_with(last);
+                for &cell in &empties[stones - 1..] {
+                    let other = score_with(cell);
+                    assert!(
+                        if own {
+                            chosen >= other
+                        } else {
+                            chosen <= other
+                        },
+                        "side {side}, {players} players: {last} ({chosen}) vs {cell} ({other})"
+                    );
+                }
             }
         }
     }
