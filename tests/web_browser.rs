@@ -482,9 +482,33 @@ async fn play_a_game(client: &Client, shots: &str) {
         "{result}"
     );
 
-    // The same page on a phone's screen.
+    // The same page on a phone's screen: nothing wider than the screen (no sideways
+    // scrolling), the board across most of it, and the seat panel below the board instead of
+    // beside it. (Headless Firefox keeps its window at least 500 px wide; the layout is the
+    // narrow one there too.)
     client.set_window_size(390, 844).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(client, &format!("{shots}-phone.png")).await;
+    let layout = script(
+        client,
+        "const w = window.innerWidth, r = s => document.querySelector(s).getBoundingClientRect();
+         return [w, document.documentElement.scrollWidth, r('#board').left, r('#board').right,
+                 r('#play').bottom, r('#panel').top];",
+    )
+    .await;
+    eprintln!("phone layout {shots}: {layout}");
+    let at = |i: usize| layout[i].as_f64().unwrap_or(f64::NAN);
+    let (width, scroll, left, right) = (at(0), at(1), at(2), at(3));
+    assert!(width <= 520.0, "the window did not narrow: {layout}");
+    assert!(scroll <= width, "the page scrolls sideways: {layout}");
+    assert!(
+        left >= 0.0 && right <= width,
+        "the board leaves the screen: {layout}"
+    );
+    assert!(right - left >= 0.8 * width, "the board is small: {layout}");
+    assert!(
+        at(5) >= at(4) - 1.0,
+        "the panel is not below the board: {layout}"
+    );
     client.clone().close().await.unwrap();
 }
