@@ -291,6 +291,8 @@ impl MctsPosition for OmegaTree<'_> {
         self.scratch.empties.clear();
         self.scratch.empties.extend_from_slice(self.game.empties());
         let colour = self.game.next_stone_colour().index() as u8;
+        let mover = self.game.to_move().index() as u8;
+        let last = self.game.last_stone();
         let scratch = &mut *self.scratch;
         let mut replied = false;
         let scores = if self.config.candidates <= 1 && self.config.greedy_end > 0 {
@@ -303,7 +305,7 @@ impl MctsPosition for OmegaTree<'_> {
                 stones,
                 k,
                 colour,
-                self.game.to_move().index() as u8,
+                mover,
                 self.config.greedy_end,
                 rng,
             );
@@ -318,7 +320,7 @@ impl MctsPosition for OmegaTree<'_> {
                     stones,
                     k,
                     colour,
-                    self.game.to_move().index() as u8,
+                    mover,
                     self.config.mast_candidates,
                     rng,
                 );
@@ -330,7 +332,7 @@ impl MctsPosition for OmegaTree<'_> {
                     stones,
                     k,
                     colour,
-                    self.game.to_move().index() as u8,
+                    mover,
                     self.config.pattern_candidates,
                     rng,
                 );
@@ -343,8 +345,8 @@ impl MctsPosition for OmegaTree<'_> {
                     stones,
                     k,
                     colour,
-                    self.game.to_move().index() as u8,
-                    self.game.last_stone(),
+                    mover,
+                    last,
                     rng,
                 );
             } else if self.config.count_candidates <= 1 {
@@ -357,7 +359,7 @@ impl MctsPosition for OmegaTree<'_> {
                     stones,
                     k,
                     colour,
-                    self.game.to_move().index() as u8,
+                    mover,
                     &self.config.count_weights,
                     self.config.count_candidates,
                     rng,
@@ -374,7 +376,7 @@ impl MctsPosition for OmegaTree<'_> {
                 stones,
                 k,
                 colour,
-                self.game.to_move().index() as u8,
+                mover,
                 &self.config.weights,
                 self.config.candidates,
                 rng,
@@ -388,8 +390,8 @@ impl MctsPosition for OmegaTree<'_> {
                 &self.scratch.empties[..stones],
                 k,
                 colour,
-                self.game.to_move().index() as u8,
-                self.game.last_stone(),
+                mover,
+                last,
                 winner,
             );
         }

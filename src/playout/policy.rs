@@ -45,15 +45,23 @@ pub const DEFAULT_WEIGHTS: Weights = [
 /// The class of a stone of `colour` on `cell`, placed by `own`'s owner or an opponent,
 /// given the sizes of the distinct groups of that colour it touches.
 #[inline]
-fn class(own: bool, touched: usize, first_size: u32, merged: u32, product: u32) -> usize {
+fn class(own: bool, touched: usize, first_size: u32, merged: u32, product: f32) -> usize {
     let base = if own { 0 } else { 7 };
     base + match touched {
         0 => 0,
         1 => first_size.min(4) as usize,
         // A merger is a gain for the colour when the joined group beats the product.
-        _ if merged >= product => 5,
+        _ if merged as f32 >= product => 5,
         _ => 6,
     }
+}
+
+/// See [`PlayoutGroups::join`].
+struct Join {
+    touched: usize,
+    first: u32,
+    merged: u32,
+    product: f32,
 }
 
 /// A union-find over one playout's board.
@@ -106,6 +114,30 @@ impl PlayoutGroups {
         n
     }
 
+    /// What a stone of `colour` on the empty `cell` would join: the distinct groups it
+    /// touches, the size of the first, the size of the joined group, and the product of the
+    /// sizes it joins (a float: six sizes of a large board overflow an integer).
+    #[inline]
+    fn join(&mut self, board: &Board, colours: &[u8], cell: Cell, colour: u8) -> Join {
+        let mut roots = [0; 6];
+        let touched = self.touching(board, colours, cell, colour, &mut roots);
+        let mut join = Join {
+            touched,
+            first: 0,
+            merged: 1,
+            product: 1.0,
+        };
+        for &r in &roots[..touched] {
+            let s = self.size[r as usize];
+            join.merged += s;
+            join.product *= s as f32;
+        }
+        if touched > 0 {
+            join.first = self.size[roots[0] as usize];
+        }
+        join
+    }
+
     /// The class of a stone of `colour` on the empty `cell`.
     #[inline]
     fn classify(
@@ -116,37 +148,16 @@ impl PlayoutGroups {
         colour: u8,
         own: bool,
     ) -> usize {
-        let mut roots = [0; 6];
-        let n = self.touching(board, colours, cell, colour, &mut roots);
-        let mut merged = 1;
-        let mut product = 1;
-        for &r in &roots[..n] {
-            let s = self.size[r as usize];
-            merged += s;
-            product *= s;
-        }
-        let first = if n > 0 {
-            self.size[roots[0] as usize]
-        } else {
-            0
-        };
-        class(own, n, first, merged, product)
+        let j = self.join(board, colours, cell, colour);
+        class(own, j.touched, j.first, j.merged, j.product)
     }
 
     /// The factor by which `colour`'s score would change if a stone of it went on the empty
     /// `cell`: `(1 + s1 + ... + sn) / (s1 * ... * sn)` for the sizes of the groups it joins.
     #[inline]
     fn score_factor(&mut self, board: &Board, colours: &[u8], cell: Cell, colour: u8) -> f32 {
-        let mut roots = [0; 6];
-        let n = self.touching(board, colours, cell, colour, &mut roots);
-        let mut merged = 1;
-        let mut product = 1.0f32;
-        for &r in &roots[..n] {
-            let s = self.size[r as usize];
-            merged += s;
-            product *= s as f32;
-        }
-        merged as f32 / product
+        let j = self.join(board, colours, cell, colour);
+        j.merged as f32 / j.product
     }
 
     /// Puts a stone of `colour` on the empty `cell` and joins it to its groups.
@@ -438,11 +449,11 @@ mod tests {
     #[test]
     fn classes_follow_the_placement() {
         // (own, groups touched, first size, merged size, product of sizes)
-        assert_eq!(CLASS_NAMES[class(true, 0, 0, 1, 1)], "own_new");
-        assert_eq!(CLASS_NAMES[class(true, 1, 2, 3, 2)], "own_grow2");
-        assert_eq!(CLASS_NAMES[class(true, 1, 9, 10, 9)], "own_grow4");
-        assert_eq!(CLASS_NAMES[class(true, 2, 1, 3, 1)], "own_merge_gain");
-        assert_eq!(CLASS_NAMES[class(false, 2, 3, 7, 9)], "opp_merge_loss");
-        assert_eq!(CLASS_NAMES[class(false, 1, 1, 2, 1)], "opp_grow1");
+        assert_eq!(CLASS_NAMES[class(true, 0, 0, 1, 1.0)], "own_new");
+        assert_eq!(CLASS_NAMES[class(true, 1, 2, 3, 2.0)], "own_grow2");
+        assert_eq!(CLASS_NAMES[class(true, 1, 9, 10, 9.0)], "own_grow4");
+        assert_eq!(CLASS_NAMES[class(true, 2, 1, 3, 1.0)], "own_merge_gain");
+        assert_eq!(CLASS_NAMES[class(false, 2, 3, 7, 9.0)], "opp_merge_loss");
+        assert_eq!(CLASS_NAMES[class(false, 1, 1, 2, 1.0)], "opp_grow1");
     }
 }
