@@ -4,7 +4,7 @@
 # 2-4 players, one game at a time while a load generator keeps the other core busy. Reports
 # the games, the forfeits by cause, engine panics, the longest turn as a fraction of its time
 # budget (measured by omega-match around the pipe) and the engines' peak memory.
-#   scripts/soak.sh            the full soak (about an hour on 2 cores)
+#   scripts/soak.sh            the full soak (about half an hour on 2 cores)
 #   scripts/soak.sh --quick    the same mix at 1/25 of the games (a few minutes)
 #   SCALE=0.1 scripts/soak.sh  any other fraction of the games
 # Target: 0 forfeits, 0 panics, no turn over its budget. Exit status 1 if a target is missed.

@@ -305,6 +305,38 @@ fn new_nodes_inherit_capped_amaf_values_from_an_ancestor() {
     }
 }
 
+/// Several playouts from each leaf (`leaf_playouts`): the leaf's edge gets their mean as one
+/// visit, so the tree's counts still add up and every mean stays a probability; the AMAF
+/// statistics get the batch's mean (at most one playout's worth a descent) or, with
+/// `leaf_amaf_full`, every playout of the batch.
+#[test]
+fn a_batch_of_playouts_from_each_leaf_counts_as_one_descent() {
+    let plain = MctsOptions::plain().search;
+    let batched = omega::mcts::MctsConfig {
+        leaf_playouts: 4,
+        ..plain
+    };
+    assert!(amaf_beyond_visits(batched, 20_000) <= 1e-3);
+    let full = omega::mcts::MctsConfig {
+        leaf_amaf_full: true,
+        ..batched
+    };
+    assert!(amaf_beyond_visits(full, 20_000) > 100.0);
+    let mcts = middle_game_search(batched, MctsOptions::plain().playout, 20_000);
+    let tree = mcts.tree();
+    for id in 1..tree.len() as u32 {
+        let node = tree.get(id);
+        assert!(node.value >= 0.0 && node.value <= node.visits as f64 + 1e-6);
+    }
+    // Two to four players, one thread and two: the counts add up (checked by search_threads).
+    let mut options = MctsOptions::strong();
+    options.search.leaf_playouts = 4;
+    for (players, threads) in [(2, 1), (3, 2), (4, 1)] {
+        let mut game = position(6, players, 2, 7);
+        search_threads(&mut game, &options, 3_000, 9, threads);
+    }
+}
+
 /// The widening the test sets.
 const WIDEN: f32 = 8.0;
 
@@ -408,11 +440,12 @@ fn the_selection_memo_keeps_what_the_search_finds() {
 fn every_playout_policy_fills_the_board_and_scores_it_as_the_rules() {
     use omega::mcts::{FastRng, MctsPosition};
     use omega::playout::{winner, PlayoutConfig, Scorer};
-    let policies: [(&str, &str); 8] = [
+    let policies: [(&str, &str); 9] = [
         ("uniform", ""),
         ("last good reply", "last_good_reply=on"),
         ("greedy end", "greedy_end=4"),
         ("greedy to the end", "greedy_end=1000"),
+        ("drawn greedy end", "greedy_end=8,greedy_candidates=3"),
         ("classes", "candidates=2"),
         ("counts", "count_candidates=2"),
         ("patterns", "pattern_candidates=4"),

@@ -100,6 +100,14 @@ pub struct MctsConfig {
     /// stays above the runner-up's score of that scan (0 = always scan).
     pub memo_span: u32,
     pub memo_visits: u32,
+    /// Playouts from each leaf a descent reaches (1 = one, as usual). With more, the leaf's
+    /// edge gets their mean reward as one visit, and every sibling on the path its AMAF
+    /// share of the batch: selection and backup, most of a search's time, are paid once for
+    /// several playouts.
+    pub leaf_playouts: u32,
+    /// With `leaf_playouts`, the AMAF statistics count every playout of the batch in full
+    /// (instead of their mean as one playout).
+    pub leaf_amaf_full: bool,
 }
 
 impl Default for MctsConfig {
@@ -120,6 +128,8 @@ impl Default for MctsConfig {
             widen: 0.0,
             memo_span: 0,
             memo_visits: 256,
+            leaf_playouts: 1,
+            leaf_amaf_full: false,
         }
     }
 }
@@ -198,7 +208,16 @@ struct Worker<M> {
     players: usize,
     /// The selection memos, a direct-mapped table by node.
     memos: Vec<Memo>,
+    /// A batch of playouts from one leaf (see [`MctsConfig::leaf_playouts`]): by AMAF key
+    /// and tag, the playouts that ended with the tag there, then each player's reward summed
+    /// over them ([`BATCH_STRIDE`] numbers a key and tag).
+    batch: Vec<f32>,
 }
+
+/// AMAF tags a batch tells apart (the colours of a stone game); other tags are not credited.
+const BATCH_TAGS: usize = 4;
+/// Numbers a batch keeps for a key and tag: the count, then a reward sum a player.
+const BATCH_STRIDE: usize = 1 + MAX_PLAYERS;
 
 /// What a full scan of a well-visited node found (see [`MctsConfig::memo_span`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -522,6 +541,7 @@ impl<M: PackedMove> Worker<M> {
             stamp: 0,
             players: pos.players(),
             memos: Vec::new(),
+            batch: Vec::new(),
         }
     }
 
@@ -654,11 +674,17 @@ impl<M: PackedMove> Worker<M> {
         let leaf = tree.at(node);
         let proven = leaf.proven();
         let played_out = proven == UNPROVEN;
+        let mut batched = false;
         if played_out {
             let terminal = pos.is_terminal();
-            let winner = pos.playout(&mut self.rng, &mut self.amaf, &mut self.rewards);
-            if terminal && config.solver {
-                leaf.set_proven(winner as u8);
+            if terminal || config.leaf_playouts <= 1 {
+                let winner = pos.playout(&mut self.rng, &mut self.amaf, &mut self.rewards);
+                if terminal && config.solver {
+                    leaf.set_proven(winner as u8);
+                }
+            } else {
+                self.playout_batch(pos, config.leaf_playouts);
+                batched = true;
             }
         } else {
             self.rewards = [0.0; MAX_PLAYERS];
@@ -674,7 +700,9 @@ impl<M: PackedMove> Worker<M> {
             tree.at(w[1].node)
                 .add_value(self.rewards[w[0].mover as usize] as f64);
         }
-        if played_out && config.rave {
+        if batched && config.rave {
+            self.backup_batch(tree, config);
+        } else if played_out && config.rave {
             for step in &self.path {
                 let reward = self.rewards[step.mover as usize];
                 // Branch-free (about half the siblings match, at random, so a branch would be
@@ -689,6 +717,58 @@ impl<M: PackedMove> Worker<M> {
         // 5. Proofs climb while they decide the parent.
         if config.solver && tree.at(node).proven() != UNPROVEN {
             self.propagate_proof(tree);
+        }
+    }
+
+    /// `count` playouts from `pos` (not terminal): their mean rewards in `self.rewards`, and
+    /// in `self.batch` by key and tag the playouts that ended with the tag there and their
+    /// rewards.
+    fn playout_batch<P: MctsPosition<Move = M>>(&mut self, pos: &mut P, count: u32) {
+        let len = self.amaf.len();
+        self.batch.clear();
+        self.batch.resize(len * BATCH_TAGS * BATCH_STRIDE, 0.0);
+        let mut sum = [0.0f32; MAX_PLAYERS];
+        let players = self.players;
+        for _ in 0..count {
+            pos.playout(&mut self.rng, &mut self.amaf, &mut self.rewards);
+            let rewards = &self.rewards[..players];
+            sum.iter_mut().zip(rewards).for_each(|(s, r)| *s += r);
+            for (key, &tag) in self.amaf.iter().enumerate() {
+                if (tag as usize) < BATCH_TAGS {
+                    let base = (key * BATCH_TAGS + tag as usize) * BATCH_STRIDE;
+                    let slot = &mut self.batch[base..base + 1 + players];
+                    slot[0] += 1.0;
+                    slot[1..].iter_mut().zip(rewards).for_each(|(s, r)| *s += r);
+                }
+            }
+        }
+        let inv = 1.0 / count as f32;
+        for (r, s) in self.rewards.iter_mut().zip(sum) {
+            *r = s * inv;
+        }
+    }
+
+    /// The RAVE backup of a batch: every sibling on the path gets its key's share of the
+    /// batch for the tag the path placed there, as a mean (one playout's worth) or in full.
+    fn backup_batch(&self, tree: &Tree<M>, config: &MctsConfig) {
+        let scale = if config.leaf_amaf_full {
+            1.0
+        } else {
+            1.0 / config.leaf_playouts as f32
+        };
+        for step in &self.path {
+            let tag = step.tag as usize;
+            if tag >= BATCH_TAGS {
+                continue;
+            }
+            let mover = step.mover as usize;
+            for a in tree.slots(tree.at(step.node).children()).1 {
+                let base = (a.key() * BATCH_TAGS + tag) * BATCH_STRIDE;
+                let hits = self.batch[base];
+                if hits > 0.0 {
+                    a.add(hits * scale, self.batch[base + 1 + mover] * scale);
+                }
+            }
         }
     }
 

@@ -62,6 +62,9 @@ pub struct PlayoutConfig {
     /// The last this many stones of a uniform playout are placed greedily (0 = none; see
     /// `policy::greedy_end_fill`).
     pub greedy_end: usize,
+    /// Those stones take the best of this many cells drawn at random instead of the best
+    /// of all (0 = all).
+    pub greedy_candidates: usize,
 }
 
 impl Default for PlayoutConfig {
@@ -80,6 +83,7 @@ impl Default for PlayoutConfig {
             count_weights: DEFAULT_COUNT_WEIGHTS,
             last_good_reply: false,
             greedy_end: 0,
+            greedy_candidates: 0,
         }
     }
 }
@@ -296,7 +300,6 @@ impl MctsPosition for OmegaTree<'_> {
         let scratch = &mut *self.scratch;
         let mut replied = false;
         let scores = if self.config.candidates <= 1 && self.config.greedy_end > 0 {
-            scratch.groups.start(self.game);
             policy::greedy_end_fill(
                 self.game.board(),
                 &mut scratch.groups,
@@ -306,7 +309,7 @@ impl MctsPosition for OmegaTree<'_> {
                 k,
                 colour,
                 mover,
-                self.config.greedy_end,
+                (self.config.greedy_end, self.config.greedy_candidates),
                 rng,
             );
             scratch.groups.scores(amaf, k)
