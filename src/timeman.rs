@@ -24,10 +24,13 @@ pub const UNLIMITED_MOVE_TIME: f64 = 5.0;
 /// Kept back at every move for answer latency, process scheduling and the stop check. The
 /// measured overhead is far smaller (see `tests/timing.rs` and the README): from the last
 /// look at the clock to the answer read by the caller took under 1 ms over pipes, also with
-/// the other core busy; 15 ms leaves room for a loaded machine's scheduling (with two search
+/// the other core busy; 25 ms leaves room for a loaded machine's scheduling (with two search
 /// threads and the other core busy, a thread waiting for a core at the end of a turn cost up
 /// to 11 ms here, and a 0.05 s turn took 57 ms on the CI machine with a margin of 10 ms).
-pub const MOVE_MARGIN: f64 = 0.015;
+/// With 15 ms, the reliability soak (`scripts/soak.sh`, the other core busy) saw one turn in
+/// about 40,000 held 17 ms past its aim and one 31 ms, on a virtual machine that counts steal
+/// time: 25 ms covers most such stalls and still leaves a 0.05 s turn 23 ms to search.
+pub const MOVE_MARGIN: f64 = 0.025;
 /// Share of each budget kept back on top of the margin (a busy machine runs late).
 const SAFETY_SHARE: f64 = 0.03;
 /// How far past the even share of main time one move may run when it needs to.
@@ -265,7 +268,7 @@ mod tests {
             &Clock::default(),
             10,
         );
-        assert!(secs(l.maximum) < DEFAULT_MOVE_TIME && secs(l.optimum) > 0.95);
+        assert!(secs(l.maximum) < DEFAULT_MOVE_TIME && secs(l.optimum) > 0.93);
         assert_eq!(l.optimum, l.maximum);
     }
 
@@ -287,9 +290,9 @@ mod tests {
         assert_eq!(clock.stones, 1);
         let l = limits(&control, &clock, 30);
         // The floor: a 1 s turn thinks at least 0.85 s.
-        assert!(secs(l.maximum) <= 1.0 - MOVE_MARGIN && secs(l.optimum) > 0.95);
+        assert!(secs(l.maximum) <= 1.0 - MOVE_MARGIN && secs(l.optimum) > 0.93);
         // 0.2 s a move, as matches use it, and 0.05 s still leaves time to search.
-        for (turn, floor) in [(0.2, 0.17), (0.05, 0.03)] {
+        for (turn, floor) in [(0.2, 0.16), (0.05, 0.02)] {
             let control = TimeControl::from_gtp(0.0, turn, 1);
             let l = limits(&control, &control.fresh_clock(), 30);
             assert!(secs(l.maximum) < turn - MOVE_MARGIN + 1e-9, "{turn}: {l:?}");
