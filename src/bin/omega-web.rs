@@ -1,7 +1,7 @@
 //! `omega-web`: serves the board on the loopback address. All the logic lives in
 //! `omega::web`; this is the thin front door.
 
-use omega::web::cli::{parse_args, CliError, USAGE};
+use omega::web::cli::{missing_program, parse_args, CliError, USAGE};
 use omega::web::{router, App};
 use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -25,6 +25,12 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let path = std::env::var_os("PATH");
+    for engine in &config.engines {
+        if let Some(why) = missing_program(engine, path.as_deref()) {
+            eprintln!("omega-web: warning: {why}");
+        }
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

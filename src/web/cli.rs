@@ -1,6 +1,7 @@
 //! The command line of `omega-web`: a small table of flags, parsed by hand as omega-match's.
 
 use crate::arena::words::split_words;
+use std::ffi::OsStr;
 use std::path::Path;
 
 pub const USAGE: &str = "\
@@ -136,6 +137,29 @@ pub fn parse_args(args: &[String], default_engine: &Path) -> Result<Config, CliE
     Ok(config)
 }
 
+/// Why `engine` cannot start, when its program is nowhere: a path that is not a file, or a
+/// bare name in no folder of `path_var` (the `PATH`). omega-web says so when it starts, since
+/// `cargo run --release --bin omega-web` builds omega-web alone, without the omega beside it.
+pub fn missing_program(engine: &EngineChoice, path_var: Option<&OsStr>) -> Option<String> {
+    let program = engine.argv.first()?;
+    let found = if program.contains('/') {
+        Path::new(program).is_file()
+    } else {
+        path_var.is_some_and(|p| std::env::split_paths(p).any(|dir| dir.join(program).is_file()))
+    };
+    if found {
+        return None;
+    }
+    let mut why = format!(
+        "the engine {} cannot start: there is no program '{program}'",
+        engine.name
+    );
+    if Path::new(program).file_name() == Some(OsStr::new("omega")) {
+        why += " (`cargo build --release` builds it)";
+    }
+    Some(why)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,5 +208,28 @@ mod tests {
                 "{bad} accepted"
             );
         }
+    }
+
+    #[test]
+    fn missing_programs_are_named() {
+        let c =
+            parse("--engine /bin/sh --engine sh --engine /x/omega --engine nowhere-xyz").unwrap();
+        let path = Some(OsStr::new("/usr/bin:/bin"));
+        let missing: Vec<Option<String>> =
+            c.engines.iter().map(|e| missing_program(e, path)).collect();
+        assert_eq!(missing[0], None);
+        assert_eq!(missing[1], None);
+        assert_eq!(
+            missing[2].as_deref(),
+            Some(
+                "the engine omega cannot start: there is no program '/x/omega' \
+                 (`cargo build --release` builds it)"
+            )
+        );
+        assert_eq!(
+            missing[3].as_deref(),
+            Some("the engine nowhere-xyz cannot start: there is no program 'nowhere-xyz'")
+        );
+        assert!(missing_program(&c.engines[1], None).is_some());
     }
 }
