@@ -3,11 +3,13 @@
 //! Dependencies run one way: `protocol -> engine -> player -> mcts, search (generic cores)
 //! and playout, position (Omega for each core) -> eval -> game -> board`;
 //! `arena` (the match driver) uses only `game`, `board` and `transcript`: engines are child
-//! processes; `web` (the board in the browser) uses those and `arena`'s engine processes.
+//! processes; `web` (the board in the browser) uses those and `arena`'s engine processes;
+//! `cli` is the `omega` binary's command line over `protocol` (omega-web runs it too).
 
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod game;

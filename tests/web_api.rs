@@ -1,6 +1,8 @@
 //! omega-web's HTTP API, called straight on the router (no network): whole games against
 //! the real engine and against fake engines that crash, hang or play illegally, transcripts
 //! opened and stepped through, and bad requests that must get a clear error and change nothing.
+//! Also the omega-web binary as its own engine (`--engine-process`), the default engine when no
+//! omega binary is beside it.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -9,12 +11,14 @@ use futures_util::StreamExt;
 use omega::web::cli::{parse_args, Config};
 use omega::web::{router, App};
 use serde_json::{json, Value};
-use std::path::Path;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tower::ServiceExt;
 
 const OMEGA: &str = env!("CARGO_BIN_EXE_omega");
 const FAKE: &str = env!("CARGO_BIN_EXE_omega-fake-engine");
+const WEB: &str = env!("CARGO_BIN_EXE_omega-web");
 
 /// A server offering `engines` (`--engine CMD --name NAME` pairs) with `movetime` a turn.
 fn server(engines: &[(&str, &str)], movetime: &str) -> Router {
@@ -22,7 +26,7 @@ fn server(engines: &[(&str, &str)], movetime: &str) -> Router {
     for (cmd, name) in engines {
         args.extend(["--engine", cmd, "--name", name].map(String::from));
     }
-    let config: Config = parse_args(&args, Path::new(OMEGA)).expect("valid flags");
+    let config: Config = parse_args(&args, &[OMEGA.to_string()]).expect("valid flags");
     router(App::new(config))
 }
 
@@ -707,4 +711,84 @@ async fn the_page_is_served() {
     }
     let engines = get(&app, "/api/engines").await;
     assert_eq!(engines, json!({"engines": ["fake"], "movetime": 1.0}));
+}
+
+/// `omega-web --engine-process OPTIONS` is the omega engine on stdin/stdout, with omega's
+/// options: it answers the protocol and plays a legal turn.
+#[test]
+fn omega_web_with_engine_process_is_the_engine() {
+    let mut child = Command::new(WEB)
+        .args(["--engine-process", "--threads", "1", "--playouts", "200"])
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start omega-web");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"boardsize 4\ngenmove white\nquit\n")
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{:?}: {stdout}", out.status);
+    let answers: Vec<&str> = stdout.split_terminator("\n\n").collect();
+    assert_eq!(answers.len(), 3, "{stdout:?}");
+    assert_eq!(answers[0], "= ");
+    assert_eq!(answers[2], "= ");
+    let turn = answers[1].strip_prefix("= ").expect("a success answer");
+    let mut game = omega::game::Game::new(4, 2).unwrap();
+    let cells: Vec<_> = turn
+        .split_whitespace()
+        .map(|w| game.board().parse(w).expect("a cell"))
+        .collect();
+    game.play_turn(omega::game::Colour::White, &cells)
+        .expect("a legal turn");
+
+    // A bad option is omega's refusal, exit code 2, not omega-web's.
+    let out = Command::new(WEB)
+        .args(["--engine-process", "--bogus"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("omega: unknown option '--bogus'"));
+}
+
+/// Started with no omega beside it (a copy in a folder of its own), omega-web offers itself
+/// as the default engine, and warns of nothing.
+#[test]
+fn omega_web_alone_is_its_own_default_engine() {
+    let dir = std::env::temp_dir().join(format!("omega-web-alone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Canonical, as the program finds its own path.
+    let web = dir.canonicalize().unwrap().join("omega-web");
+    std::fs::copy(WEB, &web).unwrap();
+    let mut child = Command::new(&web)
+        .args(["--port", "0"])
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start omega-web");
+    // The engines line comes on stderr before the address on stdout.
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    while stderr.read_line(&mut line).unwrap() > 0 {
+        lines.push(std::mem::take(&mut line));
+        if lines.last().unwrap().contains("engines:") {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let expected = format!(
+        "omega-web: engines: omega ({} --engine-process)\n",
+        web.display()
+    );
+    assert_eq!(lines, [expected]);
 }

@@ -7,7 +7,8 @@
 //! install geckodriver --locked`); `.ci/run` installs them. Without them a test fails and says
 //! so, unless `OMEGA_SKIP_BROWSER=1` is set. `OMEGA_CHROMIUM`, `OMEGA_CHROMEDRIVER`,
 //! `OMEGA_FIREFOX` and `OMEGA_GECKODRIVER` name other binaries. Screenshots go to
-//! `target/omega-web*.png` (Chromium) and `target/omega-web-firefox*.png`.
+//! `target/omega-web*.png` (Chromium) and `target/omega-web-firefox*.png`, the last of each
+//! (`-phone`) at a phone's width, 390 CSS px.
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use omega::game::Colour;
@@ -198,7 +199,7 @@ async fn session(kind: Kind) -> Option<Session> {
         eprintln!("OMEGA_SKIP_BROWSER=1: the browser test is skipped");
         return None;
     }
-    let (browser, driver) = match kind {
+    let (browser, driver_path) = match kind {
         Kind::Chromium => {
             let missing = "the browser test needs Chromium and ChromeDriver: `apt-get install \
                            chromium chromium-driver` (Debian), or set OMEGA_CHROMIUM and \
@@ -224,34 +225,29 @@ async fn session(kind: Kind) -> Option<Session> {
             )
         }
     };
-    let port = free_port();
-    let driver = Killed(
-        Command::new(driver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the WebDriver server"),
-    );
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the WebDriver server did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
     let name = if kind == Kind::Chromium {
         "chromium"
     } else {
         "firefox"
     };
     // A browser that starts slowly on a loaded machine (seen with Firefox while the other
-    // test suites ran) fails its session: each of a few attempts starts it afresh.
+    // test suites ran) fails its session, and once the driver itself went away: each of a few
+    // attempts starts both afresh. The driver's output goes to a log beside the profiles
+    // (`target/tmp/{chromium,firefox}-driver-N.log`, one for each attempt).
     let mut failures = Vec::new();
     for attempt in 0..SESSION_ATTEMPTS {
-        let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("{name}-profile-{}-{attempt}", std::process::id()));
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let log = tmp.join(format!("{name}-driver-{attempt}.log"));
+        let port = free_port();
+        let driver = match start_driver(&driver_path, port, &log) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("{name}: no driver on attempt {}: {e}", attempt + 1);
+                failures.push(e);
+                continue;
+            }
+        };
+        let profile = tmp.join(format!("{name}-profile-{}-{attempt}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         std::fs::create_dir_all(&profile).expect("a profile folder");
         let (caps, arg) = match kind {
@@ -263,12 +259,24 @@ async fn session(kind: Kind) -> Option<Session> {
                 (caps, arg)
             }
             Kind::Firefox => {
+                // Firefox gives its window a minimum width for its toolbars (500 CSS px in
+                // headless Firefox 153, whatever the device pixel ratio), more than a phone's:
+                // the profile's userChrome.css lifts it, so that the window narrows to a phone's
+                // width as Chromium's does.
+                let chrome = profile.join("chrome");
+                std::fs::create_dir_all(&chrome).expect("a profile folder");
+                std::fs::write(
+                    chrome.join("userChrome.css"),
+                    ":root { min-width: 0 !important; }\n",
+                )
+                .expect("the profile's userChrome.css");
+                let prefs = json!({ "toolkit.legacyUserProfileCustomizations.stylesheets": true });
                 let arg = profile.display().to_string();
                 let size = ["-width", "1280", "-height", "960"];
                 let mut args = vec!["-headless", "-profile", &arg];
                 args.extend(size);
-                let caps = json!({ "moz:firefoxOptions": { "binary": browser, "args": args } });
-                (caps, arg)
+                let options = json!({ "binary": browser, "args": args, "prefs": prefs });
+                (json!({ "moz:firefoxOptions": options }), arg)
             }
         };
         let guard = Browser { arg, profile };
@@ -288,12 +296,45 @@ async fn session(kind: Kind) -> Option<Session> {
                 })
             }
             Err(e) => {
-                eprintln!("{name}: no session on attempt {}: {e}", attempt + 1);
+                eprintln!(
+                    "{name}: no session on attempt {}: {e} (the driver's log: {})",
+                    attempt + 1,
+                    log.display()
+                );
                 failures.push(e.to_string());
             }
         }
     }
     panic!("{name}: no browser session: {failures:?}");
+}
+
+/// Starts the WebDriver server `path` on `port`, its output to `log`, and waits until it
+/// listens.
+fn start_driver(path: &Path, port: u16, log: &Path) -> Result<Killed, String> {
+    let out = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = out.try_clone().map_err(|e| e.to_string())?;
+    let child = Command::new(path)
+        .arg(format!("--port={port}"))
+        .stdout(out)
+        .stderr(err)
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
+    let mut driver = Killed(child);
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = driver.0.try_wait() {
+            return Err(format!(
+                "{} ended ({status}); its log: {}",
+                path.display(),
+                log.display()
+            ));
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            return Err(format!("{} did not listen within 20 s", path.display()));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok(driver)
 }
 
 /// Attempts at starting a browser session before the test fails.
@@ -314,8 +355,9 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_in_firefox()
 }
 
 /// The whole game: a new side-4 game against the engine, every person's turn clicked (with a
-/// take-back, an illegal click and a hint on the way), then the page's final scores and
-/// outlines against the referee's game; screenshots named `shots*.png`.
+/// take-back, an illegal click and a hint on the way, and the engine's analysis shown while
+/// it thinks), then the page's final scores and outlines against the referee's game, then the
+/// layout on a phone's width; screenshots named `shots*.png`.
 async fn play_a_game(client: &Client, shots: &str) {
     let (_server, url) = start_server();
     let long = Duration::from_secs(30);
@@ -333,6 +375,18 @@ async fn play_a_game(client: &Client, shots: &str) {
     select("#seat-1", "omega").await;
     click(client, "#start").await;
     wait_until(client, "document.body.dataset.game", long).await;
+    // What the page shows of the engine's analysis while it thinks (from genmove_analyze) is
+    // noted as it appears: its best turn drawn on the board, its win chance in the panel.
+    script(
+        client,
+        "window.seen = { best: 0, winrate: '' };
+         new MutationObserver(() => {
+           if (document.querySelector('.mark.best')) window.seen.best += 1;
+           const w = document.getElementById('winrate');
+           if (w) window.seen.winrate = w.textContent;
+         }).observe(document.body, { subtree: true, childList: true });",
+    )
+    .await;
 
     let mut person_turns = 0;
     loop {
@@ -474,6 +528,19 @@ async fn play_a_game(client: &Client, shots: &str) {
         .await;
         assert_eq!(shown, edges.to_string(), "{colour}'s outline");
     }
+    let seen = script(client, "return window.seen;").await;
+    eprintln!("analysis shown {shots}: {seen}");
+    assert!(
+        seen["best"].as_u64() > Some(0),
+        "no best turn drawn: {seen}"
+    );
+    let win = seen["winrate"].as_str().unwrap_or_default();
+    assert!(
+        win.strip_suffix('%')
+            .and_then(|p| p.parse::<u32>().ok())
+            .is_some_and(|p| p <= 100),
+        "no win chance shown: {seen}"
+    );
     let winner = game.winner().0;
     assert_eq!(text(client, "#winner").await, winner.name());
     let result = text(client, "#result").await;
@@ -482,10 +549,9 @@ async fn play_a_game(client: &Client, shots: &str) {
         "{result}"
     );
 
-    // The same page on a phone's screen: nothing wider than the screen (no sideways
-    // scrolling), the board across most of it, and the seat panel below the board instead of
-    // beside it. (Headless Firefox keeps its window at least 500 px wide; the layout is the
-    // narrow one there too.)
+    // The same page on a phone's screen, 390 CSS px wide in both browsers: nothing wider than
+    // the screen (no sideways scrolling), the board across most of it, and the seat panel
+    // below the board instead of beside it.
     client.set_window_size(390, 844).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(client, &format!("{shots}-phone.png")).await;
@@ -499,7 +565,10 @@ async fn play_a_game(client: &Client, shots: &str) {
     eprintln!("phone layout {shots}: {layout}");
     let at = |i: usize| layout[i].as_f64().unwrap_or(f64::NAN);
     let (width, scroll, left, right) = (at(0), at(1), at(2), at(3));
-    assert!(width <= 520.0, "the window did not narrow: {layout}");
+    assert!(
+        width <= 400.0,
+        "the window did not narrow to a phone's: {layout}"
+    );
     assert!(scroll <= width, "the page scrolls sideways: {layout}");
     assert!(
         left >= 0.0 && right <= width,

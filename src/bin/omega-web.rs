@@ -1,30 +1,42 @@
 //! `omega-web`: serves the board on the loopback address. All the logic lives in
-//! `omega::web`; this is the thin front door.
+//! `omega::web`; this is the thin front door. Started as `omega-web --engine-process ...`, it
+//! is the omega engine instead (`omega::cli`): its default engine when no omega is beside it.
 
-use omega::web::cli::{parse_args, CliError, USAGE};
+use omega::web::cli::{
+    default_engine, missing_program, parse_args, CliError, ENGINE_PROCESS_FLAG, USAGE,
+};
 use omega::web::{router, App};
 use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
+use std::process::ExitCode;
 
-fn main() {
+fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // The default engine: the omega binary beside this one.
-    let beside = std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|dir| dir.join("omega")))
-        .unwrap_or_else(|| "omega".into());
-    let config = match parse_args(&args, &beside) {
+    if args.first().is_some_and(|a| a == ENGINE_PROCESS_FLAG) {
+        return omega::cli::run(&args[1..]);
+    }
+    // The default engine: the omega binary beside this one, or this one as the engine.
+    let default = std::env::current_exe()
+        .map(|exe| default_engine(&exe))
+        .unwrap_or_else(|_| vec!["omega".into()]);
+    let config = match parse_args(&args, &default) {
         Ok(c) => c,
         Err(CliError::Help) => {
             print!("{USAGE}");
-            return;
+            return ExitCode::SUCCESS;
         }
         Err(CliError::Usage(msg)) => {
             eprintln!("omega-web: {msg}");
-            std::process::exit(2);
+            return ExitCode::from(2);
         }
     };
+    let path = std::env::var_os("PATH");
+    for engine in &config.engines {
+        if let Some(why) = missing_program(engine, path.as_deref()) {
+            eprintln!("omega-web: warning: {why}");
+        }
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -33,7 +45,7 @@ fn main() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("omega-web: cannot start the runtime: {e}");
-            std::process::exit(1);
+            return ExitCode::FAILURE;
         }
     };
     let code = runtime.block_on(serve(config));

@@ -1,6 +1,7 @@
 //! The command line of `omega-web`: a small table of flags, parsed by hand as omega-match's.
 
 use crate::arena::words::split_words;
+use std::ffi::OsStr;
 use std::path::Path;
 
 pub const USAGE: &str = "\
@@ -11,13 +12,34 @@ engines that speak the Omega text protocol. Only the loopback address is served.
 
   --port P              the port to listen on (default 8080; 0 picks a free one)
   --engine CMD          an engine people may seat, its command line split into words as a
-                        shell would (repeatable; default: the omega binary beside this one)
+                        shell would (repeatable; default: the omega binary beside this one,
+                        or without one this binary as the engine, see --engine-process)
   --name NAME           the name shown for the --engine before it (default: the program's
                         file name, made unique with -2, -3, ...)
   --movetime SECONDS    the time per turn proposed for engine seats (default 1)
   --engine-stderr       let the engines' stderr through (default: discarded)
   -h, --help            print this help
+
+  --engine-process [OMEGA-OPTIONS]...
+                        internal, first argument only: run as the omega engine on
+                        stdin/stdout (omega's options and protocol) instead of the server
 ";
+
+/// omega-web's first argument that makes it the omega engine on stdin/stdout
+/// ([`crate::cli::run`] with the arguments after it) instead of the server.
+pub const ENGINE_PROCESS_FLAG: &str = "--engine-process";
+
+/// The default engine's command line for omega-web at `exe`: the `omega` binary beside it,
+/// or, when there is none, omega-web itself as the engine (`exe --engine-process`), since
+/// `cargo run --release --bin omega-web` builds omega-web alone.
+pub fn default_engine(exe: &Path) -> Vec<String> {
+    let beside = exe.with_file_name(format!("omega{}", std::env::consts::EXE_SUFFIX));
+    if beside.is_file() {
+        vec![beside.display().to_string()]
+    } else {
+        vec![exe.display().to_string(), ENGINE_PROCESS_FLAG.into()]
+    }
+}
 
 /// An engine that a seat can be given to.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,9 +66,9 @@ pub enum CliError {
 /// The longest and shortest time per turn an engine seat may be given, in seconds.
 pub const MOVETIME_RANGE: (f64, f64) = (0.01, 3600.0);
 
-/// Parses the arguments (without the program name). `default_engine` is used when no
-/// `--engine` is given.
-pub fn parse_args(args: &[String], default_engine: &Path) -> Result<Config, CliError> {
+/// Parses the arguments (without the program name). `default_engine` (a command line, see
+/// [`default_engine`]) is used, named omega, when no `--engine` is given.
+pub fn parse_args(args: &[String], default_engine: &[String]) -> Result<Config, CliError> {
     let mut config = Config {
         port: 8080,
         engines: Vec::new(),
@@ -112,7 +134,7 @@ pub fn parse_args(args: &[String], default_engine: &Path) -> Result<Config, CliE
     if config.engines.is_empty() {
         config.engines.push(EngineChoice {
             name: String::new(),
-            argv: vec![default_engine.display().to_string()],
+            argv: default_engine.to_vec(),
         });
         names.push(Some("omega".into()));
     }
@@ -136,13 +158,36 @@ pub fn parse_args(args: &[String], default_engine: &Path) -> Result<Config, CliE
     Ok(config)
 }
 
+/// Why `engine` cannot start, when its program is nowhere: a path that is not a file, or a
+/// bare name in no folder of `path_var` (the `PATH`). omega-web says so when it starts, for an
+/// engine given with `--engine` (the default engine exists: see [`default_engine`]).
+pub fn missing_program(engine: &EngineChoice, path_var: Option<&OsStr>) -> Option<String> {
+    let program = engine.argv.first()?;
+    let found = if program.contains('/') {
+        Path::new(program).is_file()
+    } else {
+        path_var.is_some_and(|p| std::env::split_paths(p).any(|dir| dir.join(program).is_file()))
+    };
+    if found {
+        return None;
+    }
+    let mut why = format!(
+        "the engine {} cannot start: there is no program '{program}'",
+        engine.name
+    );
+    if Path::new(program).file_name() == Some(OsStr::new("omega")) {
+        why += " (`cargo build --release` builds it)";
+    }
+    Some(why)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn parse(line: &str) -> Result<Config, CliError> {
         let args = split_words(line).unwrap();
-        parse_args(&args, Path::new("/x/omega"))
+        parse_args(&args, &["/x/omega".to_string()])
     }
 
     #[test]
@@ -184,5 +229,58 @@ mod tests {
                 "{bad} accepted"
             );
         }
+    }
+
+    #[test]
+    fn default_engine_is_omega_beside_else_itself() {
+        let dir = std::env::temp_dir().join(format!("omega-web-default-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = dir.join("omega-web");
+        let omega = dir.join(format!("omega{}", std::env::consts::EXE_SUFFIX));
+        let _ = std::fs::remove_file(&omega);
+        // No omega beside: omega-web itself is the engine, and parse_args seats it as omega.
+        let itself = default_engine(&exe);
+        assert_eq!(
+            itself,
+            [exe.display().to_string(), "--engine-process".into()]
+        );
+        let c = parse_args(&[], &itself).unwrap();
+        assert_eq!(c.engines[0].name, "omega");
+        assert_eq!(c.engines[0].argv, itself);
+        // So the default never draws the missing-program warning while omega-web exists.
+        std::fs::write(&exe, "").unwrap();
+        assert_eq!(missing_program(&c.engines[0], None), None);
+        // An omega beside it (a file, not a folder) is the default.
+        std::fs::write(&omega, "").unwrap();
+        assert_eq!(default_engine(&exe), [omega.display().to_string()]);
+        std::fs::remove_file(&omega).unwrap();
+        std::fs::create_dir(&omega).unwrap();
+        assert_eq!(default_engine(&exe), itself);
+        std::fs::remove_dir(&omega).unwrap();
+        std::fs::remove_file(&exe).unwrap();
+        let _ = std::fs::remove_dir(&dir);
+    }
+
+    #[test]
+    fn missing_programs_are_named() {
+        let c =
+            parse("--engine /bin/sh --engine sh --engine /x/omega --engine nowhere-xyz").unwrap();
+        let path = Some(OsStr::new("/usr/bin:/bin"));
+        let missing: Vec<Option<String>> =
+            c.engines.iter().map(|e| missing_program(e, path)).collect();
+        assert_eq!(missing[0], None);
+        assert_eq!(missing[1], None);
+        assert_eq!(
+            missing[2].as_deref(),
+            Some(
+                "the engine omega cannot start: there is no program '/x/omega' \
+                 (`cargo build --release` builds it)"
+            )
+        );
+        assert_eq!(
+            missing[3].as_deref(),
+            Some("the engine nowhere-xyz cannot start: there is no program 'nowhere-xyz'")
+        );
+        assert!(missing_program(&c.engines[1], None).is_some());
     }
 }

@@ -1,0 +1,274 @@
+//! The command line of the `omega` binary: its options, the engine's protocol loop on
+//! stdin/stdout, `omega bench` and `omega learn-patterns`. `src/main.rs` is the thin front
+//! door; `omega-web --engine-process` runs the same engine (see [`crate::web::cli`]).
+
+use crate::engine::{Engine, EngineConfig};
+use crate::player::{PlayerKind, PlayerOptions};
+use crate::protocol::{self, Session};
+use std::io::{self, BufReader};
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: omega [OPTIONS]          run the engine on stdin/stdout (see protocol.md)
+       omega bench [OPTIONS]    search fixed positions, print nodes/s and playouts/s
+       omega learn-patterns FILE...
+                                learn the playout pattern weights from game records
+
+options:
+  --game NAME         the game played at start: omega (the default), yavalath or hexed
+                      (the protocol's `game NAME` switches later)
+  --swap on|off       the swap (pie) rule (default: on in yavalath, off otherwise)
+  --player NAME       who chooses the turns: search (the default: the strongest player,
+                      today mcts), mcts, mcts-plain, alphabeta, greedy or random; other
+                      games have their own (see protocol.md)
+  --seed S            seed of every random choice (default: 0)
+  --movetime S        seconds a turn while the controller sets no time (default: 1)
+  --ponder            think on the opponents' turns (tree search players)
+
+tree search (mcts, mcts-plain):
+  --threads N         threads searching (default: the machine's cores; for the
+                      alpha-beta 1 with --depth or --nodes)
+  --playouts N        stop at N playouts a thread, ignoring the clock: reproducible
+                      with --seed (with --set parallel=tree only with one thread)
+  --tree-mb MB        memory for the search tree in MiB (default: 512)
+  --set NAME=VALUE    set search parameters, for experiments (comma-separated list;
+                      see src/player/mcts.rs)
+
+alpha-beta search (alphabeta):
+  --depth D           search D plies (stones) deep, ignoring the clock
+  --nodes N           stop at N nodes (the first iteration always finishes),
+                      ignoring the clock
+  --hash MB           transposition table size in MiB (default: 64)
+  --width W           search only the W best moves at inner nodes (0 = all)
+  --disable LIST      turn search enhancements off, for measuring them: a
+                      comma-separated list of tt, killers, history, pvs, aspiration
+  --enable LIST       turn them on (aspiration windows are off by default)
+
+  -h, --help          this text
+  -V, --version       the version
+
+Logs go to stderr; set RUST_LOG=info to see the search's progress.";
+
+/// Parsed command line.
+struct Options {
+    bench: bool,
+    config: EngineConfig,
+    game: Option<String>,
+    swap: Option<bool>,
+}
+
+fn parse_options(args: &[String]) -> Result<Options, String> {
+    let mut bench = false;
+    let mut ponder = false;
+    let mut kind = PlayerKind::DEFAULT;
+    let mut player_name = "search".to_string();
+    let (mut game, mut swap) = (None, None);
+    // The options of the player are known once the player is: flags apply to them after.
+    let mut settings: Vec<(String, String)> = Vec::new();
+    let mut words = args.iter().enumerate();
+    while let Some((i, flag)) = words.next() {
+        let flag = flag.as_str();
+        if flag == "bench" && i == 0 {
+            bench = true;
+            continue;
+        }
+        if flag == "--ponder" {
+            ponder = true;
+            continue;
+        }
+        if !FLAGS.contains(&flag) {
+            return Err(format!("unknown option '{flag}'"));
+        }
+        let value = words
+            .next()
+            .map(|(_, v)| v.clone())
+            .ok_or(format!("{flag} needs a value"))?;
+        if flag == "--player" {
+            // A name Omega does not know may be another game's player (checked at start).
+            kind = PlayerKind::parse(&value).unwrap_or(PlayerKind::DEFAULT);
+            player_name = value;
+        } else if flag == "--game" {
+            game = Some(value);
+        } else if flag == "--swap" {
+            swap = Some(match value.as_str() {
+                "on" => true,
+                "off" => false,
+                _ => return Err(format!("--swap: '{value}' is not on or off")),
+            });
+        } else {
+            settings.push((flag.to_string(), value));
+        }
+    }
+    // A depth or node limit is for reproducible searches: the alpha-beta gets one thread,
+    // unless told otherwise (lazy SMP threads share a table in an order no seed fixes).
+    let threads_given = settings.iter().any(|(f, _)| f == "--threads");
+    let limit_given = settings
+        .iter()
+        .any(|(f, _)| ["--depth", "--nodes"].contains(&f.as_str()));
+    let mut config = EngineConfig::for_player(kind);
+    config.player_name = player_name;
+    config.ponder = ponder;
+    if limit_given && !threads_given && !bench {
+        config.options.alphabeta.threads = 1;
+    }
+    for (flag, value) in settings {
+        if flag == "--movetime" {
+            config.move_time = value
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .ok_or(format!("--movetime: '{value}' is not a positive number"))?
+                .min(protocol::commands::MAX_SECONDS);
+        } else {
+            apply(&mut config.options, &flag, value)?;
+        }
+    }
+    Ok(Options {
+        bench,
+        config,
+        game,
+        swap,
+    })
+}
+
+/// Every flag that takes a value.
+const FLAGS: &[&str] = &[
+    "--game",
+    "--swap",
+    "--player",
+    "--seed",
+    "--movetime",
+    "--playouts",
+    "--threads",
+    "--tree-mb",
+    "--set",
+    "--depth",
+    "--nodes",
+    "--hash",
+    "--width",
+    "--disable",
+    "--enable",
+];
+
+/// Applies one flag (not `--player`) to the player's options.
+fn apply(options: &mut PlayerOptions, flag: &str, value: String) -> Result<(), String> {
+    let number = |v: &str| {
+        v.parse::<u64>()
+            .map_err(|_| format!("{flag}: '{v}' is not a number"))
+    };
+    let ab = &mut options.alphabeta;
+    match flag {
+        "--seed" => options.seed = number(&value)?,
+        "--playouts" => options.mcts.playouts = Some(number(&value)?.max(1)),
+        "--threads" => {
+            options.mcts.threads = number(&value)?.clamp(1, 256) as usize;
+            options.alphabeta.threads = options.mcts.threads;
+        }
+        "--tree-mb" => options.mcts.tree_mb = number(&value)?.clamp(1, 1 << 20) as usize,
+        "--set" => {
+            for item in value.split(',') {
+                let (name, v) = item
+                    .split_once('=')
+                    .ok_or(format!("--set: '{item}' is not NAME=VALUE"))?;
+                options
+                    .mcts
+                    .set(name, v)
+                    .map_err(|e| format!("--set: {e}"))?;
+            }
+        }
+        "--depth" => ab.depth = Some(number(&value)?.clamp(1, 100) as usize),
+        "--nodes" => ab.nodes = Some(number(&value)?.max(1)),
+        "--hash" => ab.hash_mb = number(&value)?.clamp(1, 1 << 16) as usize,
+        "--width" => ab.features.width = number(&value)? as usize,
+        _ => {
+            let on = flag == "--enable";
+            let features = &mut ab.features;
+            for name in value.split(',') {
+                let switch = match name {
+                    "tt" => &mut features.tt,
+                    "killers" => &mut features.killers,
+                    "history" => &mut features.history,
+                    "pvs" => &mut features.pvs,
+                    "aspiration" => &mut features.aspiration,
+                    _ => return Err(format!("{flag}: unknown enhancement '{name}'")),
+                };
+                *switch = on;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `omega` with `args` (the command line without the program name): the engine on
+/// stdin/stdout until `quit` or the end of input, `omega bench` or `omega learn-patterns`.
+/// The caller sets up the logger (to stderr). Exit codes: 0, 1 on an i/o error or a bad
+/// game record, 2 on a bad command line or a game that cannot start.
+pub fn run(args: &[String]) -> ExitCode {
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    if args.iter().any(|a| a == "-V" || a == "--version") {
+        println!("omega {}", env!("CARGO_PKG_VERSION"));
+        return ExitCode::SUCCESS;
+    }
+    if args.first().is_some_and(|a| a == "learn-patterns") {
+        return learn_patterns(&args[1..]);
+    }
+    let options = match parse_options(args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("omega: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    if options.bench {
+        let report = crate::bench::run(&options.config.options);
+        println!("{report}");
+        return ExitCode::SUCCESS;
+    }
+    let mut session = Session::new(Engine::new(options.config));
+    if let Err(e) = session.start(options.game.as_deref(), options.swap) {
+        eprintln!("omega: {e}");
+        return ExitCode::from(2);
+    }
+    let stdout = io::stdout();
+    match protocol::run(&mut session, BufReader::new(io::stdin()), stdout.lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            log::error!("i/o error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `omega learn-patterns FILE...`: fits the pattern gammas to the games of the given
+/// transcripts and prints them as the source of `src/playout/pattern_weights.rs`.
+fn learn_patterns(files: &[String]) -> ExitCode {
+    if files.is_empty() {
+        eprintln!("usage: omega learn-patterns FILE...   (game transcripts, e.g. match records)");
+        return ExitCode::from(2);
+    }
+    let mut choices = crate::playout::Choices::default();
+    for file in files {
+        let game = std::fs::read_to_string(file)
+            .map_err(|e| e.to_string())
+            .and_then(|text| crate::transcript::read(&text).map_err(|e| e.to_string()));
+        match game {
+            Ok(game) => choices.add_game(&game),
+            Err(e) => {
+                eprintln!("omega: {file}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let about = format!("{} games, {} stones", files.len(), choices.len());
+    eprintln!("omega: learning from {about}");
+    let gammas = choices.fit(LEARNING_ROUNDS);
+    print!("{}", crate::playout::to_source(&gammas, &about));
+    ExitCode::SUCCESS
+}
+
+/// Rounds of minorization-maximization: the gammas move by less than 1 % past about 30.
+const LEARNING_ROUNDS: usize = 50;
