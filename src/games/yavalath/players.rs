@@ -3,7 +3,8 @@
 //! - `search`: the strongest measured (see docs/yavalath.md): `mcts`.
 //! - `mcts`: the generic MCTS with the solver and tactical moves and playouts (decisive,
 //!   anti-decisive, no suicide), a forced-win check by threats at the root and at every
-//!   node it expands, tree reuse between moves.
+//!   node it expands, tree reuse between moves, and in a position it proves lost the move
+//!   that resists best (a second search without the solver).
 //! - `mcts-plain`: the baseline: plain UCT (no RAVE, no solver), uniformly random playouts,
 //!   win/loss/draw rewards.
 //! - `alphabeta`: the generic alpha-beta with tactical moves and the threat evaluation.
@@ -47,6 +48,8 @@ const TREE_FORCED_DEPTH: usize = 4;
 const NEW_ITERATION_SHARE: f64 = 0.45;
 /// Memory of a tree search's tree.
 const TREE_MB: usize = 256;
+/// Memory of the tree that picks a move in a lost position (see [`MctsCore::resist`]).
+const RESIST_TREE_MB: usize = 64;
 /// A first white stone this close to the centre is swapped: the first move is a strong
 /// (winning) advantage in Yavalath (Browne, "Evolutionary Game Design", 2011, ch. 7), and
 /// the central cells measured best for white (docs/yavalath.md); the tree search's values
@@ -75,6 +78,13 @@ struct MctsCore {
     /// The placements up to the tree's root, for tree reuse.
     root_line: Vec<Cell>,
     reuse: bool,
+    /// When the search proves the mover lost: a second search without the solver picks the
+    /// move that resists best (see [`MctsCore::resist`]); made at its first use.
+    resist: Option<Mcts<Cell>>,
+    /// Whether a proven loss is resisted (else the first search's move is played).
+    resists: bool,
+    /// The stop signal, for the resisting search too.
+    stop: Stop,
 }
 
 fn placements(game: &Yavalath) -> Vec<Cell> {
@@ -113,6 +123,15 @@ impl Core for MctsCore {
         };
         let mover = game.to_move.expect("the game is not over");
         let progress = self.mcts.search(&mut pos, limits, None, |_, _| {});
+        let lost = progress
+            .as_ref()
+            .and_then(|p| p.proven)
+            .is_some_and(|w| w != mover);
+        if lost && self.resists {
+            if let Some(cell) = self.resist(&mut pos, limits) {
+                return (cell, 0.0);
+            }
+        }
         let best = self.mcts.best_child(0).map(|c| self.mcts.tree().get(c).mv);
         let Some(cell) = best else {
             return (first_move(game), 0.5);
@@ -122,6 +141,33 @@ impl Core for MctsCore {
             None => 0.5,
         };
         (cell, value)
+    }
+}
+
+impl MctsCore {
+    /// The move to play in a position the search has proven lost (every move loses against
+    /// best play; the solver then stops at once, and its tree holds no preference among the
+    /// losing moves, so the first search would play any of them, often a far corner).
+    /// Against a fallible opponent the move that makes the win hardest to find is the one
+    /// to play: a second search of the same position, for the rest of the time, with the
+    /// solver off, ranks the moves by how often the opponent fails to convert in the
+    /// playouts. (The same reasoning as a chess engine's preference for the longest
+    /// resistance when mated.) `None` when that search finds nothing.
+    fn resist(&mut self, pos: &mut YavalathPosition, limits: MctsLimits) -> Option<Cell> {
+        let mcts = self.resist.get_or_insert_with(|| {
+            let config = MctsConfig {
+                solver: false,
+                max_nodes: (RESIST_TREE_MB << 20) / crate::mcts::node_bytes(),
+                ..mcts_config()
+            };
+            let mut mcts = Mcts::new(config, self.seed);
+            mcts.set_stop(self.stop.clone());
+            mcts
+        });
+        mcts.clear();
+        mcts.reseed(mix64(self.seed ^ pos.game.hash() ^ 0x5e515));
+        mcts.search(pos, limits, None, |_, _| {});
+        mcts.best_child(0).map(|c| mcts.tree().get(c).mv)
     }
 }
 
@@ -283,7 +329,8 @@ pub fn make(
     stop: Stop,
 ) -> Option<Box<dyn GamePlayer<Yavalath>>> {
     let seed = options.seed;
-    let mcts = |config: MctsConfig, tactical: bool, forced_depth, reuse| -> Box<dyn Core> {
+    // `strong`: tree reuse between moves and resistance in lost positions (the default's).
+    let mcts = |config: MctsConfig, tactical: bool, forced_depth, strong: bool| -> Box<dyn Core> {
         let mut mcts = Mcts::new(config, seed);
         mcts.set_stop(stop.clone());
         Box::new(MctsCore {
@@ -293,7 +340,10 @@ pub fn make(
             playouts: options.mcts.playouts,
             seed,
             root_line: Vec::new(),
-            reuse,
+            reuse: strong,
+            resist: None,
+            resists: strong,
+            stop: stop.clone(),
         })
     };
     let alphabeta = |features: Features, tactical, eval, horizon, limited: bool| -> Box<dyn Core> {
@@ -349,6 +399,9 @@ pub fn opening_values(side: usize, playouts: u64) -> Vec<(String, f64)> {
         seed: 1,
         root_line: Vec::new(),
         reuse: false,
+        resist: None,
+        resists: false,
+        stop: Stop::default(),
     };
     let far = Limits {
         optimum: std::time::Duration::from_secs(3600),
@@ -364,4 +417,58 @@ pub fn opening_values(side: usize, playouts: u64) -> Vec<(String, f64)> {
             (g.board().name(c), 1.0 - black)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Rules;
+
+    /// The game `moves` (words) lead to, from the empty side-5 board with the swap rule.
+    fn after(moves: &str) -> Yavalath {
+        let mut game = Yavalath::new(5, 2, true).expect("valid set-up");
+        for w in moves.split_whitespace() {
+            let m = game.parse_move(w).expect("a move");
+            game.play(m);
+        }
+        game
+    }
+
+    /// The fewest threats white needs for its forced win in `game` (white to move), if any.
+    fn threats_to_win(game: &Yavalath) -> Option<usize> {
+        (1..=FORCED_WIN_DEPTH).find(|&d| forced_win(&mut game.clone(), d).is_some())
+    }
+
+    #[test]
+    fn a_lost_position_is_resisted_not_given_up() {
+        // From a game lost to `negamax4` (docs/yavalath.md): white c4, black swaps (the
+        // players exchange colours, the stone stays), then black f4, white c5, black f6,
+        // white d5. The tree search proves black lost;
+        // without resistance it played a1, after which white wins with 3 threats in a row.
+        // The default now plays a move that leaves white a longer forced line, or none that
+        // the threat search finds.
+        let lost = after("c4 swap f4 c5 f6 d5");
+        assert_eq!(threats_to_win(&after("c4 swap f4 c5 f6 d5 a1")), Some(3));
+        let limits = Limits {
+            optimum: std::time::Duration::from_secs(60),
+            maximum: std::time::Duration::from_secs(60),
+        };
+        for seed in 1..=3 {
+            let mut options = PlayerOptions::for_player(crate::player::PlayerKind::Mcts);
+            options.seed = seed;
+            options.mcts.playouts = Some(5000);
+            let mut player = make("search", &options, Stop::new()).expect("a player");
+            let GameMove::Place(cell) = player.choose(&lost, Instant::now(), limits) else {
+                panic!("a placement");
+            };
+            let mut next = lost.clone();
+            next.place(cell);
+            let threats = threats_to_win(&next);
+            let name = lost.board().name(cell);
+            assert!(
+                threats.is_none_or(|t| t > 3),
+                "seed {seed}: {name}, {threats:?}"
+            );
+        }
+    }
 }
