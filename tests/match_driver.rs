@@ -948,3 +948,52 @@ fn resume_plays_only_the_missing_games() {
     let (out, _, stderr) = run_in(&["--resume", d, "--games", "8"]);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
 }
+
+/// The `hexed_start` line of each record of `dir`, in order.
+fn hexed_starts(dir: &Path) -> Vec<String> {
+    records(dir)
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let line = text.lines().find(|l| l.starts_with("hexed_start"));
+            line.expect("a hexed_start line").to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn hexed_matches_draw_a_start_for_each_game_pair_when_asked() {
+    let engine = format!("{OMEGA} --game hexed --player random");
+    let run_with = |name: &str, extra: &[&str]| {
+        let dir = fresh_dir(name);
+        let mut args = vec!["--game", "hexed", "--engine", &engine, "--engine", &engine];
+        args.extend_from_slice(&["--games", "8", "--movetime", "0.05", "--seed", "5"]);
+        args.extend_from_slice(extra);
+        let dir_text = dir.to_string_lossy().to_string();
+        args.extend_from_slice(&["--records", &dir_text]);
+        let (out, stdout) = run(&args);
+        assert!(out.status.success(), "{stdout}");
+        hexed_starts(&dir)
+    };
+    // Without the flag every game starts from the default ring.
+    let fixed = run_with("hexed-fixed-start", &[]);
+    assert_eq!(fixed.len(), 8);
+    assert!(
+        fixed.iter().all(|l| l == "hexed_start e5 red red"),
+        "{fixed:?}"
+    );
+    // With it, both games of a pair share a start, and the pairs do not all share one.
+    let drawn = run_with("hexed-random-start", &["--random-start"]);
+    assert_eq!(drawn.len(), 8);
+    for pair in drawn.chunks(2) {
+        assert_eq!(pair[0], pair[1]);
+    }
+    let mut distinct = drawn.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(distinct.len() >= 3, "{drawn:?}");
+    // Only a game with a start of its own takes the flag.
+    let (out, _) = run(&["--engine", OMEGA, "--engine", OMEGA, "--random-start"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--random-start is for hexed"));
+}

@@ -34,6 +34,9 @@ games:
   --game NAME           omega (the default), yavalath or hexed: the engines get `game NAME`
                         and the referee plays by that game's rules
   --swap on|off         the swap (pie) rule (default: the game's: on in yavalath)
+  --random-start        hexed: each game pair from a start ring drawn with the seed
+                        (cell, colours, who moves first), as Hexed's game program draws
+                        it; without it, the default ring
   --games N             number of games (default 10)
   --size S              board side, 2..13 (default 5; other games: their default board)
   --players K           players per game, 2..4 (default 2)
@@ -111,6 +114,8 @@ pub struct Config {
     pub game: String,
     /// `--swap`, if given.
     pub swap: Option<bool>,
+    /// `--random-start`: each game pair from a seeded random start (Hexed's start ring).
+    pub random_start: bool,
     pub size: usize,
     pub players: usize,
     pub seed: u64,
@@ -149,6 +154,7 @@ impl Config {
             players: self.players,
             swap: self.swap,
             random_moves,
+            random_start: self.random_start,
             seed: self.seed ^ (group as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
         }
     }
@@ -314,6 +320,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
         games: 10,
         game: "omega".into(),
         swap: None,
+        random_start: false,
         size: 5,
         players: 2,
         seed: clock_seed(),
@@ -346,7 +353,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
         };
         i += 1;
         let arity = match flag.as_str() {
-            "--engine-stderr" | "--append" => 0,
+            "--engine-stderr" | "--append" | "--random-start" => 0,
             "--sprt" => 4,
             "--engine" | "--name" | "--dir" | "--engine-movetime" | "--engine-time" | "--games"
             | "--game" | "--swap" | "--size" | "--players" | "--seed" | "--movetime" | "--time"
@@ -371,6 +378,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
         match flag.as_str() {
             "--engine-stderr" => config.engine_stderr = true,
             "--append" => config.append = true,
+            "--random-start" => config.random_start = true,
             "--engine" => {
                 let argv = split_words(v).map_err(|e| usage(format!("--engine '{v}': {e}")))?;
                 if argv.is_empty() {
@@ -526,6 +534,12 @@ fn validate(c: &Config) -> Result<(), CliError> {
         return Err(usage(
             "--swap is for yavalath and hexed (omega-match referees omega without it)",
         ));
+    }
+    if c.random_start && c.game != "hexed" {
+        return Err(usage(format!(
+            "--random-start is for hexed (a game with a start of its own), not {}",
+            c.game
+        )));
     }
     if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&c.players) {
         return Err(usage(format!(

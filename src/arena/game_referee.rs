@@ -31,8 +31,13 @@ pub struct GameSetup {
     pub swap: Option<bool>,
     /// Random opening moves (`--openings random:T`), from `seed`.
     pub random_moves: usize,
+    /// A start drawn from `seed` (`--random-start`) for games with a start of their own.
+    pub random_start: bool,
     pub seed: u64,
 }
+
+/// Mixed into a game's seed for its random start (`--random-start`).
+const RANDOM_START_KEY: u64 = 0x5747_a27e_0000_0001;
 
 /// The record line of a game whose seats exchanged colours.
 pub const SWAP_LINE: &str = "# swap: the seats exchanged colours (white and black)";
@@ -159,6 +164,12 @@ fn play<R: Rules>(
     let players = seats.len();
     let swap = setup.swap.unwrap_or(R::DEFAULT_SWAP);
     let mut game = R::new(setup.size, players, swap).ok()?;
+    if setup.random_start {
+        // Drawn apart from the opening moves' generator, which starts from the same seed.
+        game = game
+            .random_start(setup.seed ^ RANDOM_START_KEY)
+            .unwrap_or(game);
+    }
     let colours = colour_names(&game);
     let mut seat_of_colour: Vec<usize> = (0..players).collect();
     let mut used = vec![Duration::ZERO; players];
@@ -203,6 +214,10 @@ fn play<R: Rules>(
             format!("rules swap {}", if swap { "on" } else { "off" }),
             "clear_board".to_string(),
         ];
+        if setup.random_start {
+            // Only then: an engine without the game's start command plays the default one.
+            commands.extend(game.setup_commands());
+        }
         commands.extend(times[seat].settings_command());
         for cmd in &commands {
             if let Err(f) = engine.command(cmd, times[seat].command_limit(), stop) {

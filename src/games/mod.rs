@@ -117,6 +117,13 @@ pub trait Rules: Clone + Send + std::fmt::Debug + 'static {
         let _ = (anchor, colour, first);
         Err(format!("{} has no start position to set", Self::NAME))
     }
+    /// A game with a start position of its own: the same empty set-up from a start drawn by
+    /// `seed` among every start the board allows (as Hexed's game program draws one), the
+    /// same start for the same seed. `None` for games without one.
+    fn random_start(&self, seed: u64) -> Option<Self> {
+        let _ = seed;
+        None
+    }
     /// The protocol commands, after `clear_board`, that set this game's start up when it is
     /// not the empty board (Hexed's `hexed_start`), for transcripts.
     fn setup_commands(&self) -> Vec<String> {

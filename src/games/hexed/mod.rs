@@ -27,6 +27,7 @@ pub use geometry::{name as cell_name, parse_cell, CELLS};
 pub use players::{bench, random_opening};
 
 use super::{GameMove, GamePlayer, GameResult, Rules, SetupError};
+use crate::game::mix64;
 use crate::player::PlayerOptions;
 use crate::stop::Stop;
 use geometry::{bit, cell_at, cells, doubled, Bits, COLUMNS, STEPS};
@@ -443,6 +444,21 @@ impl Rules for Hexed {
 
     fn with_start(&self, anchor: &str, colour: usize, first: usize) -> Result<Self, String> {
         Hexed::with_start(geometry::parse_cell(anchor)?, colour, first, self.swap_rule)
+    }
+
+    fn random_start(&self, seed: u64) -> Option<Self> {
+        // Every ring that fits, with either colour north and either colour first, and a
+        // move to play (a start where neither colour can move would end at once).
+        let starts: Vec<Hexed> = (0..CELLS)
+            .flat_map(|north| {
+                (0..4).filter_map(move |k| {
+                    Hexed::with_start(north, k & 1, k >> 1, self.swap_rule).ok()
+                })
+            })
+            .filter(|g| !g.over)
+            .collect();
+        let k = (mix64(seed) % starts.len().max(1) as u64) as usize;
+        starts.into_iter().nth(k)
     }
 
     fn setup_commands(&self) -> Vec<String> {
