@@ -77,12 +77,12 @@ struct MctsCore {
     forced_depth: usize,
     /// The placements up to the tree's root, for tree reuse.
     root_line: Vec<Cell>,
-    reuse: bool,
+    /// The default's two additions: the tree is kept between moves, and a proven loss is
+    /// resisted (else the first search's move is played).
+    strong: bool,
     /// When the search proves the mover lost: a second search without the solver picks the
     /// move that resists best (see [`MctsCore::resist`]); made at its first use.
     resist: Option<Mcts<Cell>>,
-    /// Whether a proven loss is resisted (else the first search's move is played).
-    resists: bool,
     /// The stop signal, for the resisting search too.
     stop: Stop,
 }
@@ -105,7 +105,7 @@ impl Core for MctsCore {
 
     fn search(&mut self, game: &Yavalath, start: Instant, limits: Limits) -> (Cell, f64) {
         let line = placements(game);
-        let kept = self.reuse
+        let kept = self.strong
             && line.starts_with(&self.root_line)
             && self.mcts.advance(&line[self.root_line.len()..]);
         if !kept {
@@ -127,7 +127,7 @@ impl Core for MctsCore {
             .as_ref()
             .and_then(|p| p.proven)
             .is_some_and(|w| w != mover);
-        if lost && self.resists {
+        if lost && self.strong {
             if let Some(cell) = self.resist(&mut pos, limits) {
                 return (cell, 0.0);
             }
@@ -340,9 +340,8 @@ pub fn make(
             playouts: options.mcts.playouts,
             seed,
             root_line: Vec::new(),
-            reuse: strong,
+            strong,
             resist: None,
-            resists: strong,
             stop: stop.clone(),
         })
     };
@@ -398,9 +397,8 @@ pub fn opening_values(side: usize, playouts: u64) -> Vec<(String, f64)> {
         playouts: Some(playouts),
         seed: 1,
         root_line: Vec::new(),
-        reuse: false,
+        strong: false,
         resist: None,
-        resists: false,
         stop: Stop::default(),
     };
     let far = Limits {
