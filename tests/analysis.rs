@@ -93,8 +93,9 @@ impl Drop for Engine {
     }
 }
 
-/// The candidates of one `info` line: (turn, visits, winrate, score, order, pv).
-type Info = (Vec<String>, u64, f64, f64, usize, Vec<String>);
+/// The candidates of one `info` line: (turn, visits, winrate, score, order, pv); the score
+/// is absent in the other games.
+type Info = (Vec<String>, u64, f64, Option<f64>, usize, Vec<String>);
 
 fn parse_info(line: &str) -> Vec<Info> {
     let mut infos = Vec::new();
@@ -115,7 +116,10 @@ fn parse_info(line: &str) -> Vec<Info> {
             turn,
             value("visits").parse().unwrap(),
             value("winrate").parse().unwrap(),
-            value("score").parse().unwrap(),
+            words
+                .iter()
+                .position(|&w| w == "score")
+                .map(|i| words[i + 1].parse().unwrap()),
             value("order").parse().unwrap(),
             pv,
         ));
@@ -124,6 +128,11 @@ fn parse_info(line: &str) -> Vec<Info> {
 }
 
 fn check_info(line: &str, k: usize) {
+    check_candidates(line, k, true);
+}
+
+/// Checks one `info` line of turns of `k` moves, with or without `score` fields.
+fn check_candidates(line: &str, k: usize, scored: bool) {
     let infos = parse_info(line);
     assert!(!infos.is_empty(), "{line}");
     for (i, (turn, visits, winrate, score, order, pv)) in infos.iter().enumerate() {
@@ -131,7 +140,8 @@ fn check_info(line: &str, k: usize) {
         assert_eq!(*order, i, "{line}");
         assert!(*visits > 0, "{line}");
         assert!((0.0..=1.0).contains(winrate), "{line}");
-        assert!(score.is_finite(), "{line}");
+        assert_eq!(score.is_some(), scored, "{line}");
+        assert!(score.is_none_or(f64::is_finite), "{line}");
         assert!(pv.len() >= k && pv.len() % k == 0, "{line}");
         assert_eq!(&pv[..k], &turn[..], "{line}");
         if i > 0 {
@@ -265,4 +275,46 @@ fn a_pondering_engine_answers_at_once() {
     );
     let reply = e.ask("genmove black");
     assert_eq!(reply[0].split(' ').count(), 3);
+}
+
+#[test]
+fn other_games_analyse_with_one_move_candidates() {
+    let _one_at_a_time = serial();
+    let mut e = Engine::start(&["--game", "yavalath", "--movetime", "0.5"]);
+    assert_eq!(e.ask("play white c4"), ["= "]);
+    assert_eq!(e.ask("play black e5"), ["= "]);
+    let board = e.ask("showboard");
+    let interval = Duration::from_millis(100);
+    e.send("3 analyze white 10");
+    assert_eq!(e.line(SLACK), "=3 ");
+    for _ in 0..3 {
+        check_candidates(&e.line(interval + SLACK), 1, false);
+    }
+    e.send("4 showboard");
+    while !e.line(interval + SLACK).is_empty() {}
+    let mut after = e.answer(SLACK);
+    assert_eq!(after[0], "=4 ");
+    after[0] = "= ".into();
+    assert_eq!(after, board, "analysis changed the game");
+    assert_eq!(
+        e.ask("analyze black"),
+        ["? it is white's turn, not black's"]
+    );
+    // genmove_analyze streams, then plays its move.
+    let answer = e.ask("genmove_analyze white 10");
+    assert_eq!(answer[0], "= ");
+    assert!(answer.len() >= 4, "lines about every 0.1 s: {answer:?}");
+    for line in &answer[1..answer.len() - 1] {
+        check_candidates(line, 1, false);
+    }
+    let last = answer.last().unwrap();
+    let cell = last.strip_prefix("play ").expect(last);
+    assert_eq!(e.ask("to_move"), ["= black"]);
+    assert!(e.ask("list_stones white")[0].contains(cell), "{cell}");
+    // Hexed's default, an alpha-beta, cannot analyse; its tree search can.
+    assert_eq!(e.ask("game hexed"), ["= "]);
+    assert_eq!(
+        e.ask("analyze red"),
+        ["? analyze needs a tree-search player (--player mcts or mcts-plain) in hexed"]
+    );
 }

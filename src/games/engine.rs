@@ -6,11 +6,12 @@
 
 use super::hexed::Hexed;
 use super::yavalath::Yavalath;
-use super::{GameMove, GamePlayer, Rules, SetupError};
+use super::{GameAnalysis, GameMove, GamePlayer, GameResult, GameWatch, Rules, SetupError};
 use crate::player::PlayerOptions;
+use crate::search::exact::Solution;
 use crate::stop::Stop;
-use crate::timeman::{Clocks, TimeControl};
-use std::time::Instant;
+use crate::timeman::{Clocks, Limits, TimeControl};
+use std::time::{Duration, Instant};
 
 /// What the protocol asks of a game other than Omega. Errors are the messages of `?`
 /// answers; every refused call changes nothing.
@@ -32,8 +33,21 @@ pub trait VariantEngine: Send {
     /// `play COLOUR MOVE`: exactly one word, a cell, `swap` or `pass`.
     fn play(&mut self, colour: usize, words: &[String]) -> Result<(), String>;
     /// Chooses a move for `colour` (it must be its turn) within its time, and plays it when
-    /// `commit`; returns its name.
-    fn genmove(&mut self, colour: usize, commit: bool) -> Result<String, String>;
+    /// `commit`; returns its name. With `watch`, the search's analysis is shown as it thinks
+    /// (players that cannot analyse show nothing).
+    fn genmove(
+        &mut self,
+        colour: usize,
+        commit: bool,
+        watch: Option<&mut InfoWatch>,
+    ) -> Result<String, String>;
+    /// Whether `colour` may move now, or why not (`game is over`, another's turn).
+    fn check_mover(&self, colour: usize) -> Result<(), String>;
+    /// Whether the player analyses (`analyze`): the tree searches.
+    fn can_analyze(&self) -> bool;
+    /// `analyze`: searches for `colour` (it must be its turn) until the stop signal, showing
+    /// `watch` the analysis every interval; the game is unchanged.
+    fn analyze(&mut self, colour: usize, watch: &mut InfoWatch) -> Result<(), String>;
     fn undo(&mut self) -> bool;
     fn to_move(&self) -> Option<usize>;
     fn showboard(&self) -> String;
@@ -44,7 +58,22 @@ pub trait VariantEngine: Send {
     fn set_time_left(&mut self, colour: usize, seconds: f64, stones: u32);
     /// The game as a transcript: its set-up and `play` lines.
     fn transcript(&self) -> String;
+    /// `solve`'s answer for the position (`white wins c4`, `black wins`, `draw c4`,
+    /// `unknown`) within `limit`; refused with three players or in a game without a solver.
+    fn solve(&mut self, limit: Duration) -> Result<String, String>;
 }
+
+/// Someone watching a search: shown the `info` line of its analysis (the candidates, best
+/// first, in the words of `analyze`) every `every`.
+pub struct InfoWatch<'a> {
+    pub every: Duration,
+    pub line: &'a mut dyn FnMut(&str),
+}
+
+/// How long `analyze` searches when nothing stops it: for ever, in effect.
+const ANALYZE_LIMIT: Duration = Duration::from_secs(1 << 30);
+/// How often `analyze` looks at the stop signal once its search has ended by itself.
+const STOP_POLL: Duration = Duration::from_millis(10);
 
 /// Builds the engine of the game named `name` with the player `player`: `None` for an
 /// unknown game, `Some(Err)` when the game has no such player.
@@ -79,6 +108,8 @@ pub struct GameEngine<R: Rules> {
     game: R,
     player: Box<dyn GamePlayer<R>>,
     clocks: Clocks,
+    /// The stop signal the player's searches obey (`# interrupt`); `solve` obeys it too.
+    stop: Stop,
 }
 
 impl<R: Rules> GameEngine<R> {
@@ -102,6 +133,7 @@ impl<R: Rules> GameEngine<R> {
             game,
             player,
             clocks: Clocks::new(TimeControl::PerMove(move_time)),
+            stop: stop.clone(),
         })
     }
 
@@ -123,16 +155,29 @@ impl<R: Rules> GameEngine<R> {
         Ok(m)
     }
 
-    fn check_mover(&self, colour: usize) -> Result<(), String> {
-        match self.game.to_move() {
-            None => Err("game is over".into()),
-            Some(c) if c == colour => Ok(()),
-            Some(c) => Err(format!(
-                "it is {}'s turn, not {}'s",
-                self.colour_name(c),
-                self.colour_name(colour)
-            )),
-        }
+    /// The player's move, its analysis shown to `watch` as `info` lines; also the last line
+    /// shown.
+    fn watched(
+        &mut self,
+        start: Instant,
+        limits: Limits,
+        watch: &mut InfoWatch,
+    ) -> (GameMove, Option<String>) {
+        let game = &self.game;
+        let mut last = None;
+        let mut emit = |a: &GameAnalysis| {
+            if !a.candidates.is_empty() {
+                let line = info_line(game, a);
+                (watch.line)(&line);
+                last = Some(line);
+            }
+        };
+        let mut inner = GameWatch {
+            every: watch.every,
+            emit: &mut emit,
+        };
+        let m = self.player.choose_watched(game, start, limits, &mut inner);
+        (m, last)
     }
 }
 
@@ -205,11 +250,19 @@ impl<R: Rules> VariantEngine for GameEngine<R> {
         Ok(())
     }
 
-    fn genmove(&mut self, colour: usize, commit: bool) -> Result<String, String> {
+    fn genmove(
+        &mut self,
+        colour: usize,
+        commit: bool,
+        watch: Option<&mut InfoWatch>,
+    ) -> Result<String, String> {
         self.check_mover(colour)?;
         let start = Instant::now();
         let limits = self.clocks.limits(colour, self.game.own_moves_left());
-        let m = self.player.choose(&self.game, start, limits);
+        let m = match watch {
+            Some(watch) => self.watched(start, limits, watch).0,
+            None => self.player.choose(&self.game, start, limits),
+        };
         if let Err(e) = self.game.check(colour, m) {
             // A player's bug must not become an illegal answer: log it, refuse.
             log::error!("{} player chose an illegal {m:?}: {e}", R::NAME);
@@ -222,6 +275,45 @@ impl<R: Rules> VariantEngine for GameEngine<R> {
             self.clocks.charge(colour, elapsed);
         }
         Ok(name)
+    }
+
+    fn can_analyze(&self) -> bool {
+        self.player.can_analyze()
+    }
+
+    fn check_mover(&self, colour: usize) -> Result<(), String> {
+        match self.game.to_move() {
+            None => Err("game is over".into()),
+            Some(c) if c == colour => Ok(()),
+            Some(c) => Err(format!(
+                "it is {}'s turn, not {}'s",
+                self.colour_name(c),
+                self.colour_name(colour)
+            )),
+        }
+    }
+
+    fn analyze(&mut self, colour: usize, watch: &mut InfoWatch) -> Result<(), String> {
+        self.check_mover(colour)?;
+        let start = Instant::now();
+        let limits = Limits {
+            optimum: ANALYZE_LIMIT,
+            maximum: ANALYZE_LIMIT,
+        };
+        let (_, last) = self.watched(start, limits, watch);
+        // The search ended by itself (the position proven, or a playout limit): its
+        // analysis no longer changes, and is shown until the stop.
+        let mut next = start.elapsed() + watch.every;
+        while !self.stop.is_raised() {
+            std::thread::sleep(STOP_POLL);
+            if start.elapsed() >= next {
+                if let Some(line) = &last {
+                    (watch.line)(line);
+                }
+                next += watch.every;
+            }
+        }
+        Ok(())
     }
 
     fn undo(&mut self) -> bool {
@@ -259,6 +351,59 @@ impl<R: Rules> VariantEngine for GameEngine<R> {
     fn transcript(&self) -> String {
         transcript(&self.game)
     }
+
+    fn solve(&mut self, limit: Duration) -> Result<String, String> {
+        let name = |c: usize| self.game.colour_names()[c];
+        let Some(mover) = self.game.to_move() else {
+            return Ok(match self.game.result() {
+                Some(GameResult::Win(c)) => format!("{} wins", name(c)),
+                _ => "draw".into(),
+            });
+        };
+        if self.game.players() != 2 {
+            return Err("solve needs two players".into());
+        }
+        let (solution, stats) = self
+            .game
+            .solve(limit, &self.stop)
+            .ok_or_else(|| format!("solve is not supported in {}", R::NAME))?;
+        log::info!(
+            "info solve nodes {} time {:.3} depth {} result {:?}",
+            stats.nodes,
+            stats.elapsed.as_secs_f64(),
+            stats.depth,
+            solution
+        );
+        Ok(match solution {
+            Solution::Unknown => "unknown".into(),
+            Solution::Win(m) => format!("{} wins {}", name(mover), self.game.move_name(m)),
+            Solution::Draw(m) => format!("draw {}", self.game.move_name(m)),
+            Solution::Loss => format!("{} wins", name(1 - mover)),
+        })
+    }
+}
+
+/// One `info` line of an analysis, in the words of Omega's `analyze` without its `score`:
+/// `info move M visits N winrate W order I pv M ...` for each candidate, best first.
+fn info_line<R: Rules>(game: &R, a: &GameAnalysis) -> String {
+    let names = |moves: &[GameMove]| {
+        let words: Vec<String> = moves.iter().map(|&m| game.move_name(m)).collect();
+        words.join(" ")
+    };
+    a.candidates
+        .iter()
+        .enumerate()
+        .map(|(order, c)| {
+            format!(
+                "info move {} visits {} winrate {:.4} order {order} pv {}",
+                game.move_name(c.mv),
+                c.visits,
+                c.winrate,
+                names(&c.pv)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The transcript of `game`: its set-up (`game`, `boardsize`, `players`, `rules`,

@@ -16,10 +16,13 @@ pub mod engine;
 pub mod hexed;
 pub mod yavalath;
 
+use crate::mcts::{Mcts, NodeId, PackedMove, UNPROVEN};
 use crate::player::PlayerOptions;
+use crate::search::exact::{self, ExactStats, Result3, RootChild, Solution};
+use crate::search::Position;
 use crate::stop::Stop;
 use crate::timeman::Limits;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One move of a one-stone-per-turn game, as the protocol names it: a cell (`a1`), the swap
 /// of the pie rule (`swap`) or a pass (`pass`).
@@ -129,6 +132,13 @@ pub trait Rules: Clone + Send + std::fmt::Debug + 'static {
     fn setup_commands(&self) -> Vec<String> {
         Vec::new()
     }
+    /// `solve`: the exact result of this two-player position for the colour to move, within
+    /// `limit` or until `stop` is raised; `None` when the game has no solver. Contract: two
+    /// players, the game not over.
+    fn solve(&self, limit: Duration, stop: &Stop) -> Option<(Solution<GameMove>, ExactStats)> {
+        let _ = (limit, stop);
+        None
+    }
     /// `omega bench`'s lines for this game (fixed positions, fixed work, nodes/s or
     /// playouts/s), each ending with a line feed.
     fn bench(options: &PlayerOptions) -> String;
@@ -142,6 +152,91 @@ pub trait GamePlayer<R: Rules>: Send {
     /// from `start` (or at once when the stop signal is raised: the best move so far).
     /// Contract: the game is not over. The game is unchanged on return.
     fn choose(&mut self, game: &R, start: Instant, limits: Limits) -> GameMove;
+    /// Whether [`GamePlayer::choose_watched`] shows analyses (the tree searches do).
+    fn can_analyze(&self) -> bool {
+        false
+    }
+    /// As [`GamePlayer::choose`], showing `watch` the search's analysis every `watch.every`
+    /// while it thinks; a player that cannot analyse shows nothing. Contract: as `choose`.
+    fn choose_watched(
+        &mut self,
+        game: &R,
+        start: Instant,
+        limits: Limits,
+        watch: &mut GameWatch,
+    ) -> GameMove {
+        let _ = watch;
+        self.choose(game, start, limits)
+    }
+}
+
+/// One candidate move of an analysis (`analyze`), as the tree sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameCandidate {
+    pub mv: GameMove,
+    /// Playouts through the move.
+    pub visits: u32,
+    /// The mover's chance to win after the move, in [0, 1] (1 or 0 when proven; a draw
+    /// counts half).
+    pub winrate: f64,
+    /// The move and the tree's most visited continuation.
+    pub pv: Vec<GameMove>,
+}
+
+/// What a tree search thinks of its position: its candidates, most visited first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameAnalysis {
+    pub candidates: Vec<GameCandidate>,
+}
+
+/// Someone watching a search of a game: shown the analysis every `every`.
+pub struct GameWatch<'a> {
+    pub every: Duration,
+    pub emit: &'a mut dyn FnMut(&GameAnalysis),
+}
+
+/// Candidates an analysis shows at most, and the length of their lines (as Omega's).
+const ANALYSIS_CANDIDATES: usize = 10;
+const ANALYSIS_PV_MOVES: usize = 10;
+
+/// The analysis of `mcts`'s tree for the root's mover `mover` (a player of the search's
+/// position): one candidate per visited root child, most visited first, `to_move` naming
+/// the tree's moves as the game's.
+pub fn tree_analysis<M: PackedMove>(
+    mcts: &Mcts<M>,
+    mover: usize,
+    to_move: impl Fn(M) -> GameMove,
+) -> GameAnalysis {
+    let tree = mcts.tree();
+    let mut candidates: Vec<GameCandidate> = tree
+        .root()
+        .children()
+        .map(|c| c as NodeId)
+        .filter(|&c| tree.at(c).visits() > 0)
+        .map(|c| {
+            let node = tree.get(c);
+            let winrate = match node.proven {
+                UNPROVEN => node.mean(),
+                w if w as usize == mover => 1.0,
+                _ => 0.0,
+            };
+            let mut pv = vec![to_move(node.mv)];
+            pv.extend(
+                mcts.line_from(c, ANALYSIS_PV_MOVES - 1)
+                    .into_iter()
+                    .map(&to_move),
+            );
+            GameCandidate {
+                mv: to_move(node.mv),
+                visits: node.visits,
+                winrate,
+                pv,
+            }
+        })
+        .collect();
+    candidates.sort_by_key(|c| std::cmp::Reverse(c.visits));
+    candidates.truncate(ANALYSIS_CANDIDATES);
+    GameAnalysis { candidates }
 }
 
 /// Why a game cannot be set up.
@@ -149,4 +244,47 @@ pub trait GamePlayer<R: Rules>: Send {
 pub enum SetupError {
     Size,
     Players,
+}
+
+/// Solves `game` with the generic exact solver ([`crate::search::exact`]): every legal move
+/// of the root is played on a copy, and the position after it is seen by the searches
+/// through `position`; `same_player` says whether the root's mover moves again there.
+/// Contract: two players, the game not over.
+pub fn solve_moves<R: Rules, P: Position>(
+    game: &R,
+    limit: Duration,
+    stop: &Stop,
+    position: impl Fn(&R) -> P,
+    same_player: impl Fn(&R, &P) -> bool,
+) -> (Solution<GameMove>, ExactStats) {
+    let mover = game.to_move().expect("the game is not over");
+    let children = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut after = game.clone();
+            after.play(m);
+            match after.result() {
+                Some(result) => RootChild::Over(m, result_for(result, mover)),
+                None => {
+                    let p = position(&after);
+                    RootChild::Open {
+                        action: m,
+                        same_player: same_player(&after, &p),
+                        position: p,
+                    }
+                }
+            }
+        })
+        .collect();
+    exact::solve(children, limit, stop)
+}
+
+/// A finished game's result for `colour`: +1 won, 0 drawn, -1 lost.
+fn result_for(result: GameResult, colour: usize) -> Result3 {
+    match result {
+        GameResult::Win(c) if c == colour => 1,
+        GameResult::Win(_) => -1,
+        GameResult::Draw => 0,
+    }
 }

@@ -6,7 +6,7 @@ use super::commands::{usage_error, Command, COMMANDS};
 use super::{render, variant, Answer, Reply, Session};
 use crate::board::{parse_coord, Cell, NotationError};
 use crate::game::{Colour, MoveError};
-use crate::games::engine::{new_variant, GAMES};
+use crate::games::engine::{new_variant, VariantEngine, GAMES};
 use crate::player::{Analysis, PlayerKind, Watch};
 use crate::solver::Outcome;
 use crate::timeman::TimeControl;
@@ -33,7 +33,8 @@ pub fn run(session: &mut Session, command: Command, answer: &mut Answer) -> Repl
         Command::GoguiInterrupt => Ok(String::new()),
         Command::Game(name) => switch_game(session, &name),
         Command::ListGames => Ok(GAMES.join("\n")),
-        command if session.variant.is_some() => variant::run(session, command),
+        Command::LoadGame(file, turns) => load_game(session, &file, turns),
+        command if session.variant.is_some() => variant::run(session, command, answer),
         command => omega(session, command, answer),
     }
 }
@@ -50,6 +51,14 @@ pub fn switch_game(session: &mut Session, name: &str) -> Reply {
         engine.set_up(5, 2).expect("the default set-up is valid");
         return Ok(String::new());
     }
+    session.variant = Some(new_game(session, name)?);
+    Ok(String::new())
+}
+
+/// A new engine of the game `name` (not Omega), with the session's player, options and time
+/// control: errors for an unknown game or a player the game does not have.
+pub fn new_game(session: &Session, name: &str) -> Result<Box<dyn VariantEngine>, String> {
+    let engine = &session.engine;
     let config = engine.config();
     let made = new_variant(
         name,
@@ -65,8 +74,7 @@ pub fn switch_game(session: &mut Session, name: &str) -> Reply {
     if let Some(control) = engine.time_control() {
         variant.set_time_control(control);
     }
-    session.variant = Some(variant);
-    Ok(String::new())
+    Ok(variant)
 }
 
 /// Omega's colour named `word`, or the syntax error of `command`.
@@ -102,7 +110,6 @@ fn omega(session: &mut Session, command: Command, answer: &mut Answer) -> Reply 
                 .collect();
             Ok(names(session, &cells))
         }
-        Command::LoadGame(file, turns) => load_game(session, &file, turns),
         Command::SaveGame(file) => save(
             &file,
             &transcript::write_with_swap(engine.game(), engine.swapped()),
@@ -151,7 +158,8 @@ fn omega(session: &mut Session, command: Command, answer: &mut Answer) -> Reply 
         | Command::Quit
         | Command::GoguiInterrupt
         | Command::Game(_)
-        | Command::ListGames => Err("answered before any game's commands".into()),
+        | Command::ListGames
+        | Command::LoadGame(..) => Err("answered before any game's commands".into()),
     }
 }
 
@@ -236,7 +244,7 @@ fn turn_name(session: &Session, turn: Option<Vec<Cell>>) -> String {
 }
 
 /// An interval in centiseconds as a duration (0 counts as 1).
-fn interval(centiseconds: u64) -> Duration {
+pub fn interval(centiseconds: u64) -> Duration {
     Duration::from_millis(centiseconds.clamp(1, 1 << 32) * 10)
 }
 
@@ -284,10 +292,23 @@ fn streamed<T>(
     search(session, &mut watch).map_err(|e| e.to_string())
 }
 
+/// `loadgame`: the game the transcript names in its `game NAME` line (Omega when none), which
+/// becomes the game in play once the whole file has been read without error.
 fn load_game(session: &mut Session, file: &str, turns: Option<u64>) -> Reply {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    match variant::game_of(&text) {
+        Some(name) if name != "omega" => variant::load_game(session, file, name, &text, turns),
+        _ => {
+            load_omega(session, file, &text, turns)?;
+            session.variant = None;
+            Ok(String::new())
+        }
+    }
+}
+
+fn load_omega(session: &mut Session, file: &str, text: &str, turns: Option<u64>) -> Reply {
     let (mut game, mut swapped) =
-        transcript::read_with_swap(&text).map_err(|e| format!("{file}: {e}"))?;
+        transcript::read_with_swap(text).map_err(|e| format!("{file}: {e}"))?;
     // TURNS counts the swap as a turn, as `undo` does.
     let keep = turns.map_or(usize::MAX, |t| t.min(usize::MAX as u64) as usize);
     while game.turns_played() + usize::from(swapped) > keep {
@@ -302,7 +323,7 @@ fn load_game(session: &mut Session, file: &str, turns: Option<u64>) -> Reply {
 }
 
 /// Seconds `solve` takes when none are given.
-const SOLVE_SECONDS: f64 = 10.0;
+pub const SOLVE_SECONDS: f64 = 10.0;
 
 fn solve(session: &mut Session, seconds: Option<f64>) -> Reply {
     if session.engine.game().players() != 2 {

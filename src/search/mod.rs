@@ -11,6 +11,7 @@
 //! The search never prints: it reports finished iterations through a callback.
 
 mod alphabeta;
+pub mod exact;
 mod tt;
 
 use crate::moves::PackedMove;

@@ -29,8 +29,11 @@ pub use players::{bench, random_opening};
 use super::{GameMove, GamePlayer, GameResult, Rules, SetupError};
 use crate::game::mix64;
 use crate::player::PlayerOptions;
+use crate::search::exact::{ExactStats, Solution};
+use crate::search::Position;
 use crate::stop::Stop;
 use geometry::{bit, cell_at, cells, doubled, Bits, COLUMNS, STEPS};
+use position::{Evaluation, HexedPosition};
 use state::State;
 
 /// The colour names: colour 0 red, colour 1 green.
@@ -421,6 +424,19 @@ impl Rules for Hexed {
 
     fn player_names() -> &'static [&'static str] {
         players::NAMES
+    }
+
+    /// Passes and the swap included: the position's players are seats, so a move after
+    /// which the same seat moves again (the other had to pass) keeps the mover's side.
+    fn solve(
+        &self,
+        limit: std::time::Duration,
+        stop: &Stop,
+    ) -> Option<(Solution<GameMove>, ExactStats)> {
+        let seat = self.state().seat_of(self.state().mover);
+        let position = |g: &Hexed| HexedPosition::new(g, Evaluation::StoneCount);
+        let same_player = |_: &Hexed, p: &HexedPosition| Position::mover(p) == seat;
+        Some(super::solve_moves(self, limit, stop, position, same_player))
     }
 
     fn bench(options: &PlayerOptions) -> String {

@@ -15,7 +15,7 @@ use super::eval::WEIGHTS;
 use super::geometry::{cells, name, CELLS};
 use super::position::{Evaluation, HexedPosition, SWAP};
 use super::Hexed;
-use crate::games::{GameMove, GamePlayer, Rules};
+use crate::games::{tree_analysis, GameMove, GamePlayer, GameWatch, Rules};
 use crate::mcts::{FastRng, Mcts, MctsConfig, MctsLimits};
 use crate::player::PlayerOptions;
 use crate::search::{Features, Iteration, Position, SearchLimits, Searcher};
@@ -252,6 +252,33 @@ impl GamePlayer<Hexed> for MctsPlayer {
     }
 
     fn choose(&mut self, game: &Hexed, start: Instant, limits: Limits) -> GameMove {
+        self.search(game, start, limits, None)
+    }
+
+    fn can_analyze(&self) -> bool {
+        true
+    }
+
+    fn choose_watched(
+        &mut self,
+        game: &Hexed,
+        start: Instant,
+        limits: Limits,
+        watch: &mut GameWatch,
+    ) -> GameMove {
+        self.search(game, start, limits, Some(watch))
+    }
+}
+
+impl MctsPlayer {
+    /// A fresh tree's search of `game`, shown to `watch`. Contract: the game is not over.
+    fn search(
+        &mut self,
+        game: &Hexed,
+        start: Instant,
+        limits: Limits,
+        watch: Option<&mut GameWatch>,
+    ) -> GameMove {
         if let Some(m) = forced(game) {
             return m;
         }
@@ -269,7 +296,17 @@ impl GamePlayer<Hexed> for MctsPlayer {
             },
             playouts: self.playouts,
         };
-        self.mcts.search(&mut pos, mcts_limits, None, |_, _| {});
+        match watch {
+            Some(watch) => {
+                let seat = Position::mover(&pos);
+                let report = |mcts: &Mcts<u16>, _: &_| {
+                    (watch.emit)(&tree_analysis(mcts, seat, game_move));
+                };
+                self.mcts
+                    .search(&mut pos, mcts_limits, Some(watch.every), report)
+            }
+            None => self.mcts.search(&mut pos, mcts_limits, None, |_, _| {}),
+        };
         let best = self.mcts.best_child(0).map(|c| self.mcts.tree().at(c).mv());
         match best {
             Some(m) => game_move(m),

@@ -30,8 +30,10 @@ pub use players::{opening_values, PLAYER_NAMES};
 use super::{GameMove, GamePlayer, GameResult, Rules, SetupError};
 use crate::board::Cell;
 use crate::player::PlayerOptions;
+use crate::search::exact::{ExactStats, Solution};
 use crate::stop::Stop;
 use lines::{Geometry, NONE, REACH};
+use position::{Eval, YavalathPosition};
 use std::sync::Arc;
 
 const COLOURS_2: &[&str] = &["white", "black"];
@@ -543,6 +545,24 @@ impl Rules for Yavalath {
 
     fn player_names() -> &'static [&'static str] {
         PLAYER_NAMES
+    }
+
+    /// Two players only: the move generator's forced moves (a win, the one block) prune the
+    /// search soundly (see `position.rs`).
+    fn solve(
+        &self,
+        limit: std::time::Duration,
+        stop: &Stop,
+    ) -> Option<(Solution<GameMove>, ExactStats)> {
+        // After any move, the swap included, the other player moves. A win by threats found
+        // by the threat search is the only move tried (a proven win: see `threats.rs`).
+        let position = |g: &Yavalath| {
+            let mut p = YavalathPosition::new(g, true, Eval::Simple);
+            p.forced_depth = players::TREE_FORCED_DEPTH;
+            p
+        };
+        let solved = super::solve_moves(self, limit, stop, position, |_, _| false);
+        Some(solved)
     }
 
     fn bench(options: &PlayerOptions) -> String {

@@ -23,7 +23,7 @@ use super::threats::forced_win;
 use super::Yavalath;
 use crate::board::Cell;
 use crate::game::mix64;
-use crate::games::{GameMove, GamePlayer};
+use crate::games::{tree_analysis, GameMove, GamePlayer, GameWatch};
 use crate::mcts::{Mcts, MctsConfig, MctsLimits};
 use crate::player::PlayerOptions;
 use crate::search::{Features, SearchLimits, Searcher};
@@ -43,7 +43,7 @@ pub const PLAYER_NAMES: &[&str] = &[
 /// Threats the forced-win check looks ahead before a search.
 const FORCED_WIN_DEPTH: usize = 12;
 /// Threats the forced-win check looks ahead at each node the tree search expands.
-const TREE_FORCED_DEPTH: usize = 4;
+pub const TREE_FORCED_DEPTH: usize = 4;
 /// Share of the optimum past which the alpha-beta starts no new iteration.
 const NEW_ITERATION_SHARE: f64 = 0.45;
 /// Memory of a tree search's tree.
@@ -64,7 +64,18 @@ const FAIR_OPENINGS: &[&str] = &["a1", "a5", "e1", "e9", "j5", "j9"];
 /// [0, 1] after it.
 trait Core: Send {
     fn new_game(&mut self);
-    fn search(&mut self, game: &Yavalath, start: Instant, limits: Limits) -> (Cell, f64);
+    /// Contract: the game is not over. A core that can analyse shows `watch` its analysis.
+    fn search(
+        &mut self,
+        game: &Yavalath,
+        start: Instant,
+        limits: Limits,
+        watch: Option<&mut GameWatch>,
+    ) -> (Cell, f64);
+    /// Whether `search` shows analyses.
+    fn can_analyze(&self) -> bool {
+        false
+    }
 }
 
 /// The generic MCTS over the game.
@@ -103,7 +114,17 @@ impl Core for MctsCore {
         self.root_line.clear();
     }
 
-    fn search(&mut self, game: &Yavalath, start: Instant, limits: Limits) -> (Cell, f64) {
+    fn can_analyze(&self) -> bool {
+        true
+    }
+
+    fn search(
+        &mut self,
+        game: &Yavalath,
+        start: Instant,
+        limits: Limits,
+        watch: Option<&mut GameWatch>,
+    ) -> (Cell, f64) {
         let line = placements(game);
         let kept = self.strong
             && line.starts_with(&self.root_line)
@@ -122,7 +143,16 @@ impl Core for MctsCore {
             playouts: self.playouts,
         };
         let mover = game.to_move.expect("the game is not over");
-        let progress = self.mcts.search(&mut pos, limits, None, |_, _| {});
+        let progress = match watch {
+            Some(watch) => {
+                let report = |mcts: &Mcts<Cell>, _: &_| {
+                    (watch.emit)(&tree_analysis(mcts, mover, GameMove::Place));
+                };
+                self.mcts
+                    .search(&mut pos, limits, Some(watch.every), report)
+            }
+            None => self.mcts.search(&mut pos, limits, None, |_, _| {}),
+        };
         let lost = progress
             .as_ref()
             .and_then(|p| p.proven)
@@ -187,7 +217,13 @@ impl Core for AlphaBetaCore {
         self.searcher.clear();
     }
 
-    fn search(&mut self, game: &Yavalath, start: Instant, limits: Limits) -> (Cell, f64) {
+    fn search(
+        &mut self,
+        game: &Yavalath,
+        start: Instant,
+        limits: Limits,
+        _watch: Option<&mut GameWatch>,
+    ) -> (Cell, f64) {
         let mut pos = YavalathPosition::new(game, self.tactical, self.eval);
         pos.horizon = self.horizon;
         let limits = SearchLimits {
@@ -236,6 +272,34 @@ impl GamePlayer<Yavalath> for SearchPlayer {
     }
 
     fn choose(&mut self, game: &Yavalath, start: Instant, limits: Limits) -> GameMove {
+        self.decide(game, start, limits, None)
+    }
+
+    fn can_analyze(&self) -> bool {
+        self.core.can_analyze()
+    }
+
+    fn choose_watched(
+        &mut self,
+        game: &Yavalath,
+        start: Instant,
+        limits: Limits,
+        watch: &mut GameWatch,
+    ) -> GameMove {
+        self.decide(game, start, limits, Some(watch))
+    }
+}
+
+impl SearchPlayer {
+    /// The move: an opening, the swap or a forced win by rule, else the core's search
+    /// (shown to `watch`).
+    fn decide(
+        &mut self,
+        game: &Yavalath,
+        start: Instant,
+        limits: Limits,
+        watch: Option<&mut GameWatch>,
+    ) -> GameMove {
         if self.openings && game.swap_rule && game.players == 2 && game.history.is_empty() {
             if let Some(c) = fair_opening(game, self.seed) {
                 return GameMove::Place(c);
@@ -253,7 +317,7 @@ impl GamePlayer<Yavalath> for SearchPlayer {
                 return GameMove::Place(c);
             }
         }
-        let (cell, chance) = self.core.search(game, start, limits);
+        let (cell, chance) = self.core.search(game, start, limits, watch);
         if !self.openings && game.can_swap() && chance < 0.5 {
             GameMove::Swap
         } else {
@@ -411,7 +475,7 @@ pub fn opening_values(side: usize, playouts: u64) -> Vec<(String, f64)> {
         .map(|c| {
             let mut g = empty.clone();
             g.place(c);
-            let (_, black) = core.search(&g, Instant::now(), far);
+            let (_, black) = core.search(&g, Instant::now(), far, None);
             (g.board().name(c), 1.0 - black)
         })
         .collect()
