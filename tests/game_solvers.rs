@@ -7,7 +7,7 @@
 use omega::games::hexed::Hexed;
 use omega::games::yavalath::Yavalath;
 use omega::games::{GameResult, Rules};
-use omega::search::exact::Solution;
+use omega::search::exact::{longest_resistance, ExactLimit, Solution};
 use omega::stop::Stop;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -136,15 +136,22 @@ fn hexed_solutions_agree_with_brute_force() {
     assert!(kinds[0] > 0 && kinds[2] > 0, "{kinds:?}");
 }
 
-#[test]
-fn a_yavalath_loss_by_threats_is_proven() {
-    // From a game lost to `negamax4` (docs/yavalath.md): black to move has lost; after a1,
-    // white wins with a2 (three threats in a row).
+/// A side-5 Yavalath position from a game lost to `negamax4` (docs/yavalath.md): white c4,
+/// black swaps, black f4, white c5, black f6, white d5; black to move has lost.
+fn lost_to_negamax4() -> Yavalath {
     let mut game = Yavalath::new(5, 2, true).unwrap();
     for w in "c4 swap f4 c5 f6 d5".split_whitespace() {
         let m = game.parse_move(w).unwrap();
         game.play(m);
     }
+    game
+}
+
+#[test]
+fn a_yavalath_loss_by_threats_is_proven() {
+    // From a game lost to `negamax4` (docs/yavalath.md): black to move has lost; after a1,
+    // white wins with a2 (three threats in a row).
+    let mut game = lost_to_negamax4();
     let solve = |g: &Yavalath| g.solve(Duration::from_secs(60), &Stop::new()).unwrap().0;
     assert_eq!(solve(&game), Solution::Loss);
     game.play(game.parse_move("a1").unwrap());
@@ -166,4 +173,33 @@ fn a_stopped_solve_answers_unknown() {
         start.elapsed() < Duration::from_secs(5),
         "the stop was not obeyed"
     );
+}
+
+#[test]
+fn a_lost_yavalath_position_resists_longest() {
+    // Black is lost (above); a1 loses to 3 threats in a row. The longest resistance keeps
+    // the moves whose loss is deepest: not a1, and each of them holds out longer.
+    let game = lost_to_negamax4();
+    let survivors = longest_resistance(
+        game.exact_children(),
+        ExactLimit::Time(Duration::from_secs(60)),
+        &Stop::new(),
+    );
+    let a1 = game.parse_move("a1").unwrap();
+    assert!(
+        !survivors.is_empty() && !survivors.contains(&a1),
+        "{survivors:?}"
+    );
+    // The depth at which white's win is proven after a move.
+    let loss_depth = |m| {
+        let mut g = game.clone();
+        g.play(m);
+        let (solution, stats) = g.solve(Duration::from_secs(60), &Stop::new()).unwrap();
+        assert!(matches!(solution, Solution::Win(_)), "{m:?}: {solution:?}");
+        stats.depth
+    };
+    let shallow = loss_depth(a1);
+    for &m in survivors.iter().take(3) {
+        assert!(loss_depth(m) > shallow, "{m:?}");
+    }
 }

@@ -18,7 +18,7 @@ pub mod yavalath;
 
 use crate::mcts::{Mcts, NodeId, PackedMove, UNPROVEN};
 use crate::player::PlayerOptions;
-use crate::search::exact::{self, ExactStats, Result3, RootChild, Solution};
+use crate::search::exact::{ExactStats, Result3, RootChild, Solution};
 use crate::search::Position;
 use crate::stop::Stop;
 use crate::timeman::Limits;
@@ -246,20 +246,17 @@ pub enum SetupError {
     Players,
 }
 
-/// Solves `game` with the generic exact solver ([`crate::search::exact`]): every legal move
-/// of the root is played on a copy, and the position after it is seen by the searches
-/// through `position`; `same_player` says whether the root's mover moves again there.
-/// Contract: two players, the game not over.
-pub fn solve_moves<R: Rules, P: Position>(
+/// The moves of `game`'s root as the generic exact solver ([`crate::search::exact`]) sees
+/// them: every legal move played on a copy, the position after it seen through `position`,
+/// and `same_player` saying whether the root's mover moves again there. Contract: two
+/// players, the game not over.
+pub fn root_children<R: Rules, P: Position>(
     game: &R,
-    limit: Duration,
-    stop: &Stop,
     position: impl Fn(&R) -> P,
     same_player: impl Fn(&R, &P) -> bool,
-) -> (Solution<GameMove>, ExactStats) {
+) -> Vec<RootChild<GameMove, P>> {
     let mover = game.to_move().expect("the game is not over");
-    let children = game
-        .legal_moves()
+    game.legal_moves()
         .into_iter()
         .map(|m| {
             let mut after = game.clone();
@@ -276,8 +273,7 @@ pub fn solve_moves<R: Rules, P: Position>(
                 }
             }
         })
-        .collect();
-    exact::solve(children, limit, stop)
+        .collect()
 }
 
 /// A finished game's result for `colour`: +1 won, 0 drawn, -1 lost.

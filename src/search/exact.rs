@@ -64,8 +64,19 @@ pub struct ExactStats {
     pub depth: usize,
 }
 
-/// Table entries: 2^22 of 16 bytes, 64 MiB.
-const TABLE_BITS: u32 = 22;
+/// How long a search may go on: a time (from its start), or a number of nodes (the same
+/// result on every run, for reproducible players).
+#[derive(Clone, Copy, Debug)]
+pub enum ExactLimit {
+    Time(Duration),
+    Nodes(u64),
+}
+
+/// Table entries: 2^22 of 16 bytes, 64 MiB, for `solve` (seconds to minutes); 2^20, 16 MiB,
+/// for the resistance of a lost position, which has a part of one move's time (a bigger
+/// table costs more to clear than that search can fill).
+const SOLVE_TABLE_BITS: u32 = 22;
+const RESISTANCE_TABLE_BITS: u32 = 20;
 /// Nodes between two looks at the clock and the stop signal.
 const CHECK_EVERY: u64 = 4096;
 
@@ -103,22 +114,9 @@ pub fn solve<A: Clone, P: Position>(
     stop: &Stop,
 ) -> (Solution<A>, ExactStats) {
     let start = Instant::now();
-    let mut solver = Solver {
-        table: vec![Entry::default(); 1 << TABLE_BITS],
-        nodes: 0,
-        deadline: start + limit,
-        stop: stop.clone(),
-        stopped: false,
-    };
+    let mut solver = Solver::new(ExactLimit::Time(limit), stop, SOLVE_TABLE_BITS);
     // Every child at this depth is searched to its end.
-    let complete = children
-        .iter()
-        .map(|c| match c {
-            RootChild::Over(..) => 0,
-            RootChild::Open { position, .. } => position.plies_left(),
-        })
-        .max()
-        .unwrap_or(0);
+    let complete = complete_depth(&children);
     let mut stats = ExactStats::default();
     let mut solution = Solution::Unknown;
     for depth in 0..=complete {
@@ -163,6 +161,62 @@ pub fn solve<A: Clone, P: Position>(
     (solution, stats)
 }
 
+/// The moves of a root whose mover is lost that hold out longest against best play, as a
+/// chess engine that is mated plays the longest mate: one ply deeper each round, the
+/// moves after which the other player provably wins within that depth drop out; the
+/// survivors of the last round that left any are returned (all of them when a round was cut
+/// short by `limit` or `stop`). Against a fallible opponent these are the moves whose
+/// refutation is deepest. Contract: two players, `children` are every legal move of the
+/// root, and there is at least one.
+pub fn longest_resistance<A: Clone, P: Position>(
+    mut children: Vec<RootChild<A, P>>,
+    limit: ExactLimit,
+    stop: &Stop,
+) -> Vec<A> {
+    let mut solver = Solver::new(limit, stop, RESISTANCE_TABLE_BITS);
+    let complete = complete_depth(&children);
+    let mut alive: Vec<usize> = (0..children.len()).collect();
+    for depth in 0..=complete {
+        let mut next = Vec::new();
+        for &i in &alive {
+            let lost = match &mut children[i] {
+                RootChild::Over(_, result) => *result == -1,
+                RootChild::Open {
+                    position,
+                    same_player,
+                    ..
+                } => solver.ask(position, Question::Loses.of_child(*same_player), depth),
+            };
+            if solver.stopped {
+                return alive.iter().map(|&i| action_of(&children[i])).collect();
+            }
+            if !lost {
+                next.push(i);
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        alive = next;
+        if alive.len() == 1 {
+            break;
+        }
+    }
+    alive.iter().map(|&i| action_of(&children[i])).collect()
+}
+
+/// The depth at which every child's search reaches the end of the game.
+fn complete_depth<A, P: Position>(children: &[RootChild<A, P>]) -> usize {
+    children
+        .iter()
+        .map(|c| match c {
+            RootChild::Over(..) => 0,
+            RootChild::Open { position, .. } => position.plies_left(),
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 fn action_of<A: Clone, P>(child: &RootChild<A, P>) -> A {
     match child {
         RootChild::Over(a, _) | RootChild::Open { action: a, .. } => a.clone(),
@@ -184,19 +238,38 @@ struct Entry {
 struct Solver {
     table: Vec<Entry>,
     nodes: u64,
+    max_nodes: u64,
     deadline: Instant,
     stop: Stop,
     stopped: bool,
 }
 
 impl Solver {
+    fn new(limit: ExactLimit, stop: &Stop, table_bits: u32) -> Solver {
+        let (deadline, max_nodes) = match limit {
+            ExactLimit::Time(t) => (Instant::now() + t, u64::MAX),
+            // Far enough never to come: the node count stops the search first.
+            ExactLimit::Nodes(n) => (Instant::now() + Duration::from_secs(1 << 30), n),
+        };
+        Solver {
+            table: vec![Entry::default(); 1 << table_bits],
+            nodes: 0,
+            max_nodes,
+            deadline,
+            stop: stop.clone(),
+            stopped: false,
+        }
+    }
+
     /// Whether the mover of `pos` provably wins (or loses, as `q` asks) within `depth`
     /// plies. Contract: two players; `pos` is not over and is unchanged on return. A stopped
     /// search answers no, and stores nothing it did not prove.
     fn ask<P: Position>(&mut self, pos: &mut P, q: Question, depth: usize) -> bool {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY)
-            && (Instant::now() >= self.deadline || self.stop.is_raised())
+            && (self.nodes >= self.max_nodes
+                || Instant::now() >= self.deadline
+                || self.stop.is_raised())
         {
             self.stopped = true;
         }
@@ -205,7 +278,7 @@ impl Solver {
         }
         // Step 4: the table.
         let hash = pos.hash();
-        let slot = (hash as usize) & ((1 << TABLE_BITS) - 1);
+        let slot = (hash as usize) & (self.table.len() - 1);
         let mut entry = self.table[slot];
         if entry.key != hash {
             entry = Entry {

@@ -29,7 +29,7 @@ pub use players::{bench, random_opening};
 use super::{GameMove, GamePlayer, GameResult, Rules, SetupError};
 use crate::game::mix64;
 use crate::player::PlayerOptions;
-use crate::search::exact::{ExactStats, Solution};
+use crate::search::exact::{self, ExactStats, RootChild, Solution};
 use crate::search::Position;
 use crate::stop::Stop;
 use geometry::{bit, cell_at, cells, doubled, Bits, COLUMNS, STEPS};
@@ -194,6 +194,17 @@ impl Hexed {
     }
 
     /// Every move `check` accepts now, for the colour to move (none once the game is over).
+    /// The root's moves for the exact solver (`solve`, the resistance of lost positions),
+    /// passes and the swap included: the position's players are seats, so a move after
+    /// which the same seat moves again (the other had to pass) keeps the mover's side.
+    /// Contract: the game is not over.
+    pub fn exact_children(&self) -> Vec<RootChild<GameMove, HexedPosition>> {
+        let seat = self.state().seat_of(self.state().mover);
+        let position = |g: &Hexed| HexedPosition::new(g, Evaluation::StoneCount);
+        let same_player = |_: &Hexed, p: &HexedPosition| Position::mover(p) == seat;
+        super::root_children(self, position, same_player)
+    }
+
     pub fn legal_moves(&self) -> Vec<GameMove> {
         let Some(colour) = self.to_move() else {
             return Vec::new();
@@ -426,17 +437,12 @@ impl Rules for Hexed {
         players::NAMES
     }
 
-    /// Passes and the swap included: the position's players are seats, so a move after
-    /// which the same seat moves again (the other had to pass) keeps the mover's side.
     fn solve(
         &self,
         limit: std::time::Duration,
         stop: &Stop,
     ) -> Option<(Solution<GameMove>, ExactStats)> {
-        let seat = self.state().seat_of(self.state().mover);
-        let position = |g: &Hexed| HexedPosition::new(g, Evaluation::StoneCount);
-        let same_player = |_: &Hexed, p: &HexedPosition| Position::mover(p) == seat;
-        Some(super::solve_moves(self, limit, stop, position, same_player))
+        Some(exact::solve(self.exact_children(), limit, stop))
     }
 
     fn bench(options: &PlayerOptions) -> String {

@@ -18,7 +18,8 @@ use super::Hexed;
 use crate::games::{tree_analysis, GameMove, GamePlayer, GameWatch, Rules};
 use crate::mcts::{FastRng, Mcts, MctsConfig, MctsLimits};
 use crate::player::PlayerOptions;
-use crate::search::{Features, Iteration, Position, SearchLimits, Searcher};
+use crate::search::exact::{self, ExactLimit};
+use crate::search::{Features, Iteration, Position, SearchLimits, Searcher, WIN};
 use crate::stop::Stop;
 use crate::timeman::Limits;
 use std::fmt::Write;
@@ -50,7 +51,11 @@ pub fn player(
 ) -> Option<Box<dyn GamePlayer<Hexed>>> {
     let heuristic = Evaluation::Heuristic(WEIGHTS);
     Some(match name {
-        "search" | "alphabeta" => Box::new(AlphaBetaPlayer::new(options, heuristic, None, stop)),
+        "search" | "alphabeta" => {
+            let mut player = AlphaBetaPlayer::new(options, heuristic, None, stop.clone());
+            player.resist = Some(MctsPlayer::new(options, strong_config(), stop));
+            Box::new(player)
+        }
         "minimax6" => Box::new(AlphaBetaPlayer::new(
             options,
             Evaluation::StoneCount,
@@ -110,6 +115,9 @@ struct AlphaBetaPlayer {
     fixed_depth: bool,
     stop: Stop,
     deadline: Stop,
+    /// The default's resistance: when the search proves the mover lost, this tree search
+    /// picks the move for the rest of the time (see [`AlphaBetaPlayer::choose`]).
+    resist: Option<MctsPlayer>,
 }
 
 impl AlphaBetaPlayer {
@@ -140,6 +148,7 @@ impl AlphaBetaPlayer {
             fixed_depth: fixed_depth.is_some(),
             stop,
             deadline,
+            resist: None,
         }
     }
 }
@@ -182,6 +191,16 @@ impl GamePlayer<Hexed> for AlphaBetaPlayer {
         } else {
             self.searcher.search(&mut pos, start, search_limits, log)
         };
+        // A proven loss: every move loses against best play, and the search plays the one
+        // that loses by least, often one whose refutation is short and easy to find (a
+        // wipe-out a few moves deep). Against a fallible opponent the move to play is the one
+        // that makes the win hardest to find (see [`resist`]).
+        let lost = best.as_ref().is_some_and(|b| b.value <= -WIN);
+        if let (true, Some(resist)) = (lost, self.resist.as_mut()) {
+            if self.depth.is_none() && self.nodes.is_none() && !self.stop.is_raised() {
+                return resist_loss(resist, game, start, limits, &self.stop);
+            }
+        }
         match best.and_then(|b| b.pv.first().copied()) {
             Some(m) => game_move(m),
             // Stopped before any root move was searched: the first move in the search's
@@ -198,6 +217,43 @@ impl GamePlayer<Hexed> for AlphaBetaPlayer {
             }
         }
     }
+}
+
+/// Share of the time left that the longest-resistance search may take in a lost position;
+/// the tree search has the rest.
+const RESISTANCE_SHARE: f64 = 0.5;
+
+/// The move of a lost position that resists best: the moves whose loss against best play
+/// is the deepest (the exact solver's longest resistance, as a mated chess engine plays the
+/// longest mate), and among them the one the tree search without a solver visits most in
+/// the rest of the time (the one after which the opponent's playouts convert least often).
+/// Contract: the game is not over and the colour to move can place.
+fn resist_loss(
+    mcts: &mut MctsPlayer,
+    game: &Hexed,
+    start: Instant,
+    limits: Limits,
+    stop: &Stop,
+) -> GameMove {
+    let left = limits.optimum.saturating_sub(start.elapsed());
+    let limit = ExactLimit::Time(left.mul_f64(RESISTANCE_SHARE));
+    let survivors = exact::longest_resistance(game.exact_children(), limit, stop);
+    if let [only] = survivors[..] {
+        return only;
+    }
+    let first = mcts.search(game, start, limits, None);
+    let visits = |m: GameMove| {
+        mcts.mcts
+            .root_children()
+            .iter()
+            .find(|c| game_move(c.mv) == m)
+            .map_or(0, |c| c.visits)
+    };
+    survivors
+        .iter()
+        .copied()
+        .max_by_key(|&m| visits(m))
+        .unwrap_or(first)
 }
 
 /// One `info` line per finished iteration, to stderr through `log`.

@@ -30,7 +30,7 @@ pub use players::{opening_values, PLAYER_NAMES};
 use super::{GameMove, GamePlayer, GameResult, Rules, SetupError};
 use crate::board::Cell;
 use crate::player::PlayerOptions;
-use crate::search::exact::{ExactStats, Solution};
+use crate::search::exact::{self, ExactStats, RootChild, Solution};
 use crate::stop::Stop;
 use lines::{Geometry, NONE, REACH};
 use position::{Eval, YavalathPosition};
@@ -79,6 +79,20 @@ pub struct Yavalath {
 
 impl Yavalath {
     /// The cells, as the game numbers them (the board's own numbering).
+    /// The root's moves for the exact solver (`solve`, the resistance of lost positions):
+    /// after any move, the swap included, the other player moves. The move generator's
+    /// forced moves (a win, the one block) prune soundly, and a win by threats that the
+    /// threat search finds is the only move tried (see `position.rs`, `threats.rs`).
+    /// Contract: two players, the game not over.
+    pub fn exact_children(&self) -> Vec<RootChild<GameMove, YavalathPosition>> {
+        let position = |g: &Yavalath| {
+            let mut p = YavalathPosition::new(g, true, Eval::Simple);
+            p.forced_depth = players::TREE_FORCED_DEPTH;
+            p
+        };
+        super::root_children(self, position, |_, _| false)
+    }
+
     pub fn board(&self) -> &crate::board::Board {
         &self.geo.board
     }
@@ -547,22 +561,13 @@ impl Rules for Yavalath {
         PLAYER_NAMES
     }
 
-    /// Two players only: the move generator's forced moves (a win, the one block) prune the
-    /// search soundly (see `position.rs`).
+    /// Two players only: see [`Yavalath::exact_children`].
     fn solve(
         &self,
         limit: std::time::Duration,
         stop: &Stop,
     ) -> Option<(Solution<GameMove>, ExactStats)> {
-        // After any move, the swap included, the other player moves. A win by threats found
-        // by the threat search is the only move tried (a proven win: see `threats.rs`).
-        let position = |g: &Yavalath| {
-            let mut p = YavalathPosition::new(g, true, Eval::Simple);
-            p.forced_depth = players::TREE_FORCED_DEPTH;
-            p
-        };
-        let solved = super::solve_moves(self, limit, stop, position, |_, _| false);
-        Some(solved)
+        Some(exact::solve(self.exact_children(), limit, stop))
     }
 
     fn bench(options: &PlayerOptions) -> String {

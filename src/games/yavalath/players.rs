@@ -26,6 +26,7 @@ use crate::game::mix64;
 use crate::games::{tree_analysis, GameMove, GamePlayer, GameWatch};
 use crate::mcts::{Mcts, MctsConfig, MctsLimits};
 use crate::player::PlayerOptions;
+use crate::search::exact::{self, ExactLimit};
 use crate::search::{Features, SearchLimits, Searcher};
 use crate::stop::Stop;
 use crate::timeman::Limits;
@@ -50,6 +51,10 @@ const NEW_ITERATION_SHARE: f64 = 0.45;
 const TREE_MB: usize = 256;
 /// Memory of the tree that picks a move in a lost position (see [`MctsCore::resist`]).
 const RESIST_TREE_MB: usize = 64;
+/// Share of the time left that the longest-resistance search may take in a lost position
+/// (see [`MctsCore::resist`]), and its nodes when the search counts playouts instead.
+const RESISTANCE_SHARE: f64 = 0.5;
+const RESISTANCE_NODES: u64 = 1 << 20;
 /// A first white stone this close to the centre is swapped: the first move is a strong
 /// (winning) advantage in Yavalath (Browne, "Evolutionary Game Design", 2011, ch. 7), and
 /// the central cells measured best for white (docs/yavalath.md); the tree search's values
@@ -158,7 +163,7 @@ impl Core for MctsCore {
             .and_then(|p| p.proven)
             .is_some_and(|w| w != mover);
         if lost && self.strong {
-            if let Some(cell) = self.resist(&mut pos, limits) {
+            if let Some(cell) = self.resist(game, &mut pos, limits) {
                 return (cell, 0.0);
             }
         }
@@ -178,12 +183,36 @@ impl MctsCore {
     /// The move to play in a position the search has proven lost (every move loses against
     /// best play; the solver then stops at once, and its tree holds no preference among the
     /// losing moves, so the first search would play any of them, often a far corner).
-    /// Against a fallible opponent the move that makes the win hardest to find is the one
-    /// to play: a second search of the same position, for the rest of the time, with the
-    /// solver off, ranks the moves by how often the opponent fails to convert in the
-    /// playouts. (The same reasoning as a chess engine's preference for the longest
-    /// resistance when mated.) `None` when that search finds nothing.
-    fn resist(&mut self, pos: &mut YavalathPosition, limits: MctsLimits) -> Option<Cell> {
+    /// Against a fallible opponent the move to play is the one that makes the win hardest
+    /// to find. First the exact solver keeps the moves whose loss is the deepest (the
+    /// longest resistance, as a mated chess engine plays the longest mate), with
+    /// [`RESISTANCE_SHARE`] of the time left; then a second search of the position, for the
+    /// rest of the time, with the solver off, ranks them by how often the opponent fails to
+    /// convert in the playouts. `None` when that search finds nothing.
+    fn resist(
+        &mut self,
+        game: &Yavalath,
+        pos: &mut YavalathPosition,
+        limits: MctsLimits,
+    ) -> Option<Cell> {
+        let limit = match limits.time {
+            Some(t) => {
+                let left = t.saturating_sub(limits.start.elapsed());
+                ExactLimit::Time(left.mul_f64(RESISTANCE_SHARE))
+            }
+            None => ExactLimit::Nodes(RESISTANCE_NODES),
+        };
+        let survivors: Vec<Cell> =
+            exact::longest_resistance(game.exact_children(), limit, &self.stop)
+                .into_iter()
+                .filter_map(|m| match m {
+                    GameMove::Place(c) => Some(c),
+                    _ => None,
+                })
+                .collect();
+        if let [only] = survivors[..] {
+            return Some(only);
+        }
         let mcts = self.resist.get_or_insert_with(|| {
             let config = MctsConfig {
                 solver: false,
@@ -197,7 +226,12 @@ impl MctsCore {
         mcts.clear();
         mcts.reseed(mix64(self.seed ^ pos.game.hash() ^ 0x5e515));
         mcts.search(pos, limits, None, |_, _| {});
-        mcts.best_child(0).map(|c| mcts.tree().get(c).mv)
+        let ranked = mcts.root_children();
+        ranked
+            .iter()
+            .find(|c| survivors.contains(&c.mv))
+            .or(ranked.first())
+            .map(|c| c.mv)
     }
 }
 
