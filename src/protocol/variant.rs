@@ -28,15 +28,9 @@ pub fn run(session: &mut Session, command: Command, answer: &mut Answer) -> Repl
         Command::GenmoveAnalyze(c, every) => genmove_analyze(session, &c, every, answer),
         Command::Solve(seconds) => session.interruptible(|s| {
             let limit = Duration::from_secs_f64(seconds.unwrap_or(SOLVE_SECONDS));
-            s.variant
-                .as_deref_mut()
-                .ok_or("no game other than omega is in play")?
-                .solve(limit)
+            variant(s)?.solve(limit)
         }),
-        command => match session.variant.as_deref_mut() {
-            Some(game) => on_game(game, command),
-            None => Err("no game other than omega is in play".into()),
-        },
+        command => on_game(variant(session)?, command),
     }
 }
 

@@ -242,9 +242,9 @@ fn resist_loss(
         return only;
     }
     let first = mcts.search(game, start, limits, None);
+    let ranked = mcts.mcts.root_children();
     let visits = |m: GameMove| {
-        mcts.mcts
-            .root_children()
+        ranked
             .iter()
             .find(|c| game_move(c.mv) == m)
             .map_or(0, |c| c.visits)
