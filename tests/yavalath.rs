@@ -458,6 +458,31 @@ fn searches_stop_on_the_signal_and_playout_limits_reproduce() {
     assert_eq!(moves[0], moves[1]);
 }
 
+/// The default plays the alpha-beta's move while fewer than 10 stones are on the board (the
+/// tree search's values are flat in the opening; docs/yavalath.md, step 12), the tree
+/// search's after; with a playout limit the opening search counts 5 nodes a playout, so the
+/// default stays reproducible.
+#[test]
+fn the_default_opens_by_the_alpha_beta_then_searches_the_tree() {
+    let playouts = 2000;
+    let mut o = options(3);
+    o.mcts.playouts = Some(playouts);
+    o.alphabeta.nodes = Some(5 * playouts);
+    let choose = |name: &str, moves: &str| {
+        let mut g = new(5, 2, true);
+        play(&mut g, moves);
+        let mut p = Yavalath::player(name, &o, Stop::new()).unwrap();
+        p.choose(&g, Instant::now(), limits(60_000))
+    };
+    // After a swapped central stone the tree search and the alpha-beta disagree here.
+    let opening = "e6 swap";
+    assert_ne!(choose("mcts", opening), choose("alphabeta", opening));
+    assert_eq!(choose("search", opening), choose("alphabeta", opening));
+    assert_eq!(choose("search", opening), choose("search", opening));
+    let later = "e6 swap j5 d5 f4 d6 d8 e7 b6 e4 e5";
+    assert_eq!(choose("search", later), choose("mcts", later));
+}
+
 #[test]
 fn the_swap_decision_follows_the_search() {
     // A centre opening is strong for white: the searching players take it (swap).
@@ -577,4 +602,46 @@ fn forced_wins_by_threats_are_played() {
         "a short forced win: {:?}",
         g.history()
     );
+}
+
+/// The second player's side of every swapped first stone, the games the default lost to
+/// `negamax4` at 1 s (docs/yavalath.md, steps 10-11): for each cell X of side 5, white's X,
+/// black's swap, then `YAV_A` (holding black, to move) against `YAV_B` (holding white's X),
+/// `YAV_SECONDS` a move. `YAV_PART=k/n` plays every n-th cell from the k-th (to split the
+/// cells between processes). Run by hand:
+/// `YAV_A=search YAV_B=negamax4 YAV_SECONDS=1 cargo test --release --test yavalath -- --ignored defence --nocapture`
+#[test]
+#[ignore]
+fn defence() {
+    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let (a, b) = (env("YAV_A", "search"), env("YAV_B", "negamax4"));
+    let seconds: f64 = env("YAV_SECONDS", "1").parse().unwrap();
+    let part = env("YAV_PART", "0/1");
+    let (k, n) = part.split_once('/').unwrap();
+    let (k, n): (usize, usize) = (k.parse().unwrap(), n.parse().unwrap());
+    let cells: Vec<_> = new(5, 2, true).empties().to_vec();
+    let (mut won, mut played) = (0.0, 0);
+    for (i, &x) in cells.iter().enumerate().skip(k).step_by(n) {
+        let mut start = new(5, 2, true);
+        start.play(GameMove::Place(x));
+        start.play(GameMove::Swap);
+        let pa = Yavalath::player(&a, &options(i as u64), Stop::new()).unwrap();
+        let pb = Yavalath::player(&b, &options(i as u64 + 1000), Stop::new()).unwrap();
+        // Seat 1 holds black, which moves after the swap.
+        let r = duel::play(&start, &mut [pb, pa], seconds);
+        let s = match r.winning_seat() {
+            Some(1) => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        won += s;
+        played += 1;
+        let line: Vec<String> = r.moves.iter().map(|m| start.move_name(*m)).collect();
+        eprintln!(
+            "cell {}: {a} scores {s}: {}",
+            start.move_name(GameMove::Place(x)),
+            line.join(" ")
+        );
+    }
+    eprintln!("{a} defending against {b}: {won}/{played}");
 }

@@ -14,6 +14,9 @@ use crate::search::{Value, WIN};
 
 /// Threats the evaluation's forced-win check looks ahead (a quiescence search of sorts).
 const EVAL_FORCED_DEPTH: usize = 4;
+/// Stones it may place: the alpha-beta looks at its clock between nodes, and an unbounded
+/// check (exponential in the threats on the board) made a 1 s move 55 ms late.
+const EVAL_FORCED_BUDGET: usize = 1_000;
 /// A position decided by the threats, short of a finished game.
 pub const DECIDED: Value = WIN / 2;
 
@@ -70,7 +73,7 @@ pub fn threats(game: &mut Yavalath, player: usize) -> Value {
         if threats.len() >= 2 || unblockable {
             return -sign * DECIDED;
         }
-        if threats.is_empty() && forced_win(game, EVAL_FORCED_DEPTH).is_some() {
+        if threats.is_empty() && forced_win(game, EVAL_FORCED_DEPTH, EVAL_FORCED_BUDGET).is_some() {
             return sign * DECIDED;
         }
     }

@@ -43,8 +43,14 @@ pub const PLAYER_NAMES: &[&str] = &[
 
 /// Threats the forced-win check looks ahead before a search.
 const FORCED_WIN_DEPTH: usize = 12;
+/// Stones the forced-win check before a search may place (at most some 40 ms; the most any
+/// position of 200 games at 1 s took unbounded was 18 ms).
+const FORCED_WIN_BUDGET: usize = 200_000;
 /// Threats the forced-win check looks ahead at each node the tree search expands.
 pub const TREE_FORCED_DEPTH: usize = 4;
+/// Stones the check at each expanded node may place (well under a millisecond: a search
+/// looks at its clock between nodes, and an unbounded check made a move 55 ms late).
+pub const TREE_FORCED_BUDGET: usize = 2_000;
 /// Share of the optimum past which the alpha-beta starts no new iteration.
 const NEW_ITERATION_SHARE: f64 = 0.45;
 /// Memory of a tree search's tree.
@@ -55,6 +61,17 @@ const RESIST_TREE_MB: usize = 64;
 /// (see [`MctsCore::resist`]), and its nodes when the search counts playouts instead.
 const RESISTANCE_SHARE: f64 = 0.5;
 const RESISTANCE_NODES: u64 = 1 << 20;
+/// Stones on the board below which the default (`search`) plays the alpha-beta's move (the
+/// threat evaluation) rather than the tree search's. In the opening the tree's values are
+/// flat (random playouts from a nearly empty board decide little), so it answered a
+/// central stone in a far corner and lost the fight at the centre; the alpha-beta's lines
+/// of 4 see that fight. Measured (docs/yavalath.md, step 12): defending every swapped first
+/// stone against `negamax4` at 1 s, 50/61 with the tree search alone, 59/61 with the
+/// alpha-beta below 10 stones.
+const OPENING_STONES: usize = 10;
+/// With a playout limit, the opening alpha-beta's node limit per playout: both take about
+/// the same time (Yavalath's bench: about 245,000 nodes/s and 53,000 playouts/s).
+const OPENING_NODES_PER_PLAYOUT: u64 = 5;
 /// A first white stone this close to the centre is swapped: the first move is a strong
 /// (winning) advantage in Yavalath (Browne, "Evolutionary Game Design", 2011, ch. 7), and
 /// the central cells measured best for white (docs/yavalath.md); the tree search's values
@@ -298,6 +315,9 @@ struct SearchPlayer {
     /// search's value: the baselines).
     openings: bool,
     seed: u64,
+    /// The default's opening search: with two players, while fewer than
+    /// [`OPENING_STONES`] stones are on the board, it chooses instead of `core`.
+    opening: Option<Box<dyn Core>>,
 }
 
 impl GamePlayer<Yavalath> for SearchPlayer {
@@ -347,11 +367,22 @@ impl SearchPlayer {
             }
         }
         if self.openings {
-            if let Some(c) = forced_win(&mut game.clone(), FORCED_WIN_DEPTH) {
+            if let Some(c) = forced_win(&mut game.clone(), FORCED_WIN_DEPTH, FORCED_WIN_BUDGET) {
                 return GameMove::Place(c);
             }
         }
-        let (cell, chance) = self.core.search(game, start, limits, watch);
+        // An analysis is the tree search's (the alpha-beta shows no candidates as it goes).
+        let core = match &mut self.opening {
+            Some(opening)
+                if watch.is_none()
+                    && game.players == 2
+                    && game.stones_placed() < OPENING_STONES =>
+            {
+                opening
+            }
+            _ => &mut self.core,
+        };
+        let (cell, chance) = core.search(game, start, limits, watch);
         if !self.openings && game.can_swap() && chance < 0.5 {
             GameMove::Swap
         } else {
@@ -443,7 +474,8 @@ pub fn make(
             stop: stop.clone(),
         })
     };
-    let alphabeta = |features: Features, tactical, eval, horizon, limited: bool| -> Box<dyn Core> {
+    // `depth` and `nodes`: limits that make the search reproducible (else the clock's).
+    let alphabeta = |features: Features, tactical, eval, horizon, depth, nodes| -> Box<dyn Core> {
         let mut searcher = Searcher::new(options.alphabeta.hash_mb.min(64), features);
         searcher.set_stop(stop.clone());
         Box::new(AlphaBetaCore {
@@ -451,15 +483,22 @@ pub fn make(
             tactical,
             eval,
             horizon,
-            depth: options.alphabeta.depth.filter(|_| limited),
-            nodes: options.alphabeta.nodes.filter(|_| limited),
+            depth,
+            nodes,
         })
     };
     let (core, openings) = match name {
         "search" | "mcts" => (mcts(mcts_config(), true, TREE_FORCED_DEPTH, true), true),
         "mcts-plain" => (mcts(plain_config(), false, 0, false), false),
         "alphabeta" => (
-            alphabeta(Features::default(), true, Eval::Threats, usize::MAX, true),
+            alphabeta(
+                Features::default(),
+                true,
+                Eval::Threats,
+                usize::MAX,
+                options.alphabeta.depth,
+                options.alphabeta.nodes,
+            ),
             true,
         ),
         "negamax4" => {
@@ -471,15 +510,32 @@ pub fn make(
                 aspiration: false,
                 width: 0,
             };
-            (alphabeta(features, false, Eval::Simple, 4, false), false)
+            (
+                alphabeta(features, false, Eval::Simple, 4, None, None),
+                false,
+            )
         }
         "random" => return Some(Box::new(RandomPlayer { seed })),
         _ => return None,
     };
+    // A playout limit makes the whole default reproducible: its opening search then counts
+    // nodes instead of watching the clock.
+    let opening = (name == "search").then(|| {
+        let nodes = options.mcts.playouts.map(|p| p * OPENING_NODES_PER_PLAYOUT);
+        alphabeta(
+            Features::default(),
+            true,
+            Eval::Threats,
+            usize::MAX,
+            None,
+            nodes,
+        )
+    });
     Some(Box::new(SearchPlayer {
         core,
         openings,
         seed,
+        opening,
     }))
 }
 
@@ -532,7 +588,8 @@ mod tests {
 
     /// The fewest threats white needs for its forced win in `game` (white to move), if any.
     fn threats_to_win(game: &Yavalath) -> Option<usize> {
-        (1..=FORCED_WIN_DEPTH).find(|&d| forced_win(&mut game.clone(), d).is_some())
+        (1..=FORCED_WIN_DEPTH)
+            .find(|&d| forced_win(&mut game.clone(), d, FORCED_WIN_BUDGET).is_some())
     }
 
     #[test]

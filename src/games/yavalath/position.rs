@@ -11,6 +11,7 @@
 //!   taken, any other move than the one block loses at once, and so does a suicide.
 
 use super::eval;
+use super::players::TREE_FORCED_BUDGET;
 use super::threats::forced_win;
 use super::{GameResult, Yavalath};
 use crate::board::Cell;
@@ -63,7 +64,7 @@ impl YavalathPosition {
         if self.forced_depth > 0 && out.len() - start > 1 && self.game.players == 2 {
             let mut probe = self.probe.borrow_mut();
             probe.copy_from(&self.game);
-            if let Some(c) = forced_win(&mut probe, self.forced_depth) {
+            if let Some(c) = forced_win(&mut probe, self.forced_depth, TREE_FORCED_BUDGET) {
                 out.truncate(start);
                 out.push(c);
             }
