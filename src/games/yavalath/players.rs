@@ -1,6 +1,8 @@
 //! Yavalath's players: searches over [`YavalathPosition`] behind one swap-aware wrapper.
 //!
-//! - `search`: the strongest measured (see docs/yavalath.md): `mcts`.
+//! - `search`: the strongest measured (see docs/yavalath.md, step 12): with two players,
+//!   `alphabeta`'s move while fewer than [`OPENING_STONES`] stones are on the board, then
+//!   `mcts`'s.
 //! - `mcts`: the generic MCTS with the solver and tactical moves and playouts (decisive,
 //!   anti-decisive, no suicide), a forced-win check by threats at the root and at every
 //!   node it expands, tree reuse between moves, and in a position it proves lost the move
