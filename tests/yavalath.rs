@@ -25,6 +25,11 @@ fn play(game: &mut Yavalath, moves: &str) {
     }
 }
 
+/// A setting of the hand-run measurements: the environment variable `key`, else `default`.
+fn env(key: &str, default: &str) -> String {
+    std::env::var(key).unwrap_or_else(|_| default.to_string())
+}
+
 fn cell(game: &Yavalath, name: &str) -> GameMove {
     game.parse_move(name).unwrap()
 }
@@ -501,7 +506,6 @@ fn the_swap_decision_follows_the_search() {
 #[test]
 #[ignore]
 fn duel_strength() {
-    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
     let (a, b) = (env("YAV_A", "search"), env("YAV_B", "mcts-plain"));
     let games: usize = env("YAV_GAMES", "20").parse().unwrap();
     let seconds: f64 = env("YAV_SECONDS", "0.1").parse().unwrap();
@@ -613,7 +617,6 @@ fn forced_wins_by_threats_are_played() {
 #[test]
 #[ignore]
 fn defence() {
-    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
     let (a, b) = (env("YAV_A", "search"), env("YAV_B", "negamax4"));
     let seconds: f64 = env("YAV_SECONDS", "1").parse().unwrap();
     let part = env("YAV_PART", "0/1");

@@ -489,18 +489,22 @@ pub fn make(
             nodes,
         })
     };
+    // The alpha-beta with the threat evaluation: `alphabeta`, and the default's opening.
+    let threats_alphabeta = |depth, nodes| {
+        alphabeta(
+            Features::default(),
+            true,
+            Eval::Threats,
+            usize::MAX,
+            depth,
+            nodes,
+        )
+    };
     let (core, openings) = match name {
         "search" | "mcts" => (mcts(mcts_config(), true, TREE_FORCED_DEPTH, true), true),
         "mcts-plain" => (mcts(plain_config(), false, 0, false), false),
         "alphabeta" => (
-            alphabeta(
-                Features::default(),
-                true,
-                Eval::Threats,
-                usize::MAX,
-                options.alphabeta.depth,
-                options.alphabeta.nodes,
-            ),
+            threats_alphabeta(options.alphabeta.depth, options.alphabeta.nodes),
             true,
         ),
         "negamax4" => {
@@ -524,14 +528,7 @@ pub fn make(
     // nodes instead of watching the clock.
     let opening = (name == "search").then(|| {
         let nodes = options.mcts.playouts.map(|p| p * OPENING_NODES_PER_PLAYOUT);
-        alphabeta(
-            Features::default(),
-            true,
-            Eval::Threats,
-            usize::MAX,
-            None,
-            nodes,
-        )
+        threats_alphabeta(None, nodes)
     });
     Some(Box::new(SearchPlayer {
         core,
