@@ -375,6 +375,50 @@ fn progressive_widening_looks_only_at_the_best_prior_children() {
     assert!(!widening_holds(0.0, 5_000));
 }
 
+/// The root's children (prior, visits) after 5,000 playouts from a side-5 middle game with
+/// the default's settings changed by `change`.
+fn root_after(change: impl Fn(&mut omega::mcts::MctsConfig)) -> Vec<(f32, u32)> {
+    let options = MctsOptions::strong();
+    let mut config = options.search;
+    change(&mut config);
+    let mcts = middle_game_search(config, options.playout, 5_000);
+    mcts.root_children()
+        .iter()
+        .map(|c| (c.prior, c.visits))
+        .collect()
+}
+
+/// Exploration at the root alone spreads the root's visits over more of its moves; a strong
+/// progressive bias sends more of them to the moves of the highest prior.
+#[test]
+fn root_exploration_spreads_and_progressive_bias_follows_the_priors() {
+    let tried = |children: &[(f32, u32)]| children.iter().filter(|c| c.1 >= 10).count();
+    let plain = root_after(|_| {});
+    let explored = root_after(|c| c.root_exploration = 1.0);
+    assert!(
+        tried(&explored) > tried(&plain) + 5,
+        "{} moves tried against {}",
+        tried(&explored),
+        tried(&plain)
+    );
+    let top_prior_share = |children: &[(f32, u32)]| {
+        let best = children.iter().map(|c| c.0).fold(0.0, f32::max);
+        let top: u32 = children
+            .iter()
+            .filter(|c| c.0 >= best * 0.9)
+            .map(|c| c.1)
+            .sum();
+        top as f64 / children.iter().map(|c| c.1).sum::<u32>() as f64
+    };
+    let biased = root_after(|c| c.prior_bias = 1000.0);
+    assert!(
+        top_prior_share(&biased) > top_prior_share(&plain) + 0.05,
+        "share of the best priors: {} biased, {} without",
+        top_prior_share(&biased),
+        top_prior_share(&plain)
+    );
+}
+
 /// The root's children of a search of 50,000 playouts from a side-5 middle game with the
 /// default's settings but the memo span `memo`: (move, visits) most visited first, and the
 /// root's value.

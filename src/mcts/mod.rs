@@ -66,6 +66,12 @@ pub trait MctsPosition {
 pub struct MctsConfig {
     /// UCT exploration constant c in `c sqrt(ln N / (n + 1))`.
     pub exploration: f32,
+    /// The same constant at the root only, where it is larger than `exploration` (0 = off).
+    pub root_exploration: f32,
+    /// Progressive bias (Chaslot et al. 2008, "Progressive strategies"): a term
+    /// `prior_bias * prior / (n + 1)` added to a move's score, which fades with its own
+    /// visits instead of with its AMAF playouts (0 = off).
+    pub prior_bias: f32,
     /// RAVE on or off.
     pub rave: bool,
     /// The RAVE equivalence parameter k: the AMAF value weighs `ñ / (ñ + n + n ñ / k)`
@@ -114,6 +120,8 @@ impl Default for MctsConfig {
     fn default() -> Self {
         MctsConfig {
             exploration: 0.0,
+            root_exploration: 0.0,
+            prior_bias: 0.0,
             rave: true,
             rave_equivalence: 1000.0,
             prior_visits: 0.0,
@@ -813,8 +821,13 @@ impl<M: PackedMove> Worker<M> {
         let parent_visits = parent.visits();
         let range = parent.children();
         let first = range.start;
-        let explore = if c.exploration > 0.0 {
-            c.exploration * ((parent_visits as f32).ln()).sqrt()
+        let exploration = if node == 0 {
+            c.exploration.max(c.root_exploration)
+        } else {
+            c.exploration
+        };
+        let explore = if exploration > 0.0 {
+            exploration * ((parent_visits as f32).ln()).sqrt()
         } else {
             0.0
         };
@@ -842,8 +855,9 @@ impl<M: PackedMove> Worker<M> {
             } else {
                 (c.first_play_urgency, 1.0)
             };
-            if explore > 0.0 {
-                (q.0 / q.1 + explore / (visits + 1.0).sqrt(), 1.0)
+            if explore > 0.0 || c.prior_bias > 0.0 {
+                let bias = c.prior_bias * prior / (visits + 1.0);
+                (q.0 / q.1 + explore / (visits + 1.0).sqrt() + bias, 1.0)
             } else {
                 q
             }

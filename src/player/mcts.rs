@@ -76,8 +76,8 @@ impl MctsOptions {
     /// `mcts`: the configuration that measured strongest (figures in the README): plain,
     /// plus the AMAF values a new node inherits from its nearest well-visited ancestor
     /// (GRAVE), where with two players the ancestor may be one where the other player
-    /// places the colours; plus priors from the learnt 3x3 patterns, counted as 20 AMAF
-    /// playouts of each new child; and the selection memo (16 playouts at nodes of 256 or
+    /// places the colours; plus priors from the learnt 3x3 patterns, `g² / (g² + 1)` for a
+    /// pattern of gamma g, counted as 20 AMAF playouts of each new child; and the selection memo (16 playouts at nodes of 256 or
     /// more), a quarter more playouts a second.
     pub fn strong() -> MctsOptions {
         MctsOptions {
@@ -89,7 +89,7 @@ impl MctsOptions {
                 ..MctsConfig::default()
             },
             playout: PlayoutConfig {
-                pattern_prior: 1.0,
+                pattern_prior: 2.0,
                 ..PlayoutConfig::default()
             },
             ..MctsOptions::plain()
@@ -114,6 +114,8 @@ impl MctsOptions {
         let p = &mut self.playout;
         match name {
             "exploration" => s.exploration = number()?,
+            "root_exploration" => s.root_exploration = number()?.max(0.0),
+            "prior_bias" => s.prior_bias = number()?.max(0.0),
             "rave" => s.rave = flag()?,
             "rave_equivalence" => s.rave_equivalence = number()?.max(1e-3),
             "prior_visits" => s.prior_visits = number()?.max(0.0),

@@ -249,8 +249,14 @@ impl MctsPosition for OmegaTree<'_> {
                     Some(sizes) => ring * sizes[pattern::size_class(self.game, m, colour)],
                     None => ring,
                 };
-                // powf was 2.5 % of a search's time (perf); the default power is 1.
-                let ga = if power == 1.0 { g } else { g.powf(power) };
+                // powf was 2.5 % of a search's time (perf): the powers 1 and 2 multiply.
+                let ga = if power == 1.0 {
+                    g
+                } else if power == 2.0 {
+                    g * g
+                } else {
+                    g.powf(power)
+                };
                 out.push(ga);
             }
             let start = out.len() - moves.len();
