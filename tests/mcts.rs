@@ -395,11 +395,10 @@ fn root_exploration_spreads_and_progressive_bias_follows_the_priors() {
     let tried = |children: &[(f32, u32)]| children.iter().filter(|c| c.1 >= 10).count();
     let plain = root_after(|_| {});
     let explored = root_after(|c| c.root_exploration = 1.0);
+    let (explored, plain_tried) = (tried(&explored), tried(&plain));
     assert!(
-        tried(&explored) > tried(&plain) + 5,
-        "{} moves tried against {}",
-        tried(&explored),
-        tried(&plain)
+        explored > plain_tried + 5,
+        "{explored} moves tried against {plain_tried}"
     );
     let top_prior_share = |children: &[(f32, u32)]| {
         let best = children.iter().map(|c| c.0).fold(0.0, f32::max);
@@ -410,12 +409,11 @@ fn root_exploration_spreads_and_progressive_bias_follows_the_priors() {
             .sum();
         top as f64 / children.iter().map(|c| c.1).sum::<u32>() as f64
     };
-    let biased = root_after(|c| c.prior_bias = 1000.0);
+    let biased = top_prior_share(&root_after(|c| c.prior_bias = 1000.0));
+    let unbiased = top_prior_share(&plain);
     assert!(
-        top_prior_share(&biased) > top_prior_share(&plain) + 0.05,
-        "share of the best priors: {} biased, {} without",
-        top_prior_share(&biased),
-        top_prior_share(&plain)
+        biased > unbiased + 0.05,
+        "share of the best priors: {biased} biased, {unbiased} without"
     );
 }
 

@@ -837,6 +837,9 @@ impl<M: PackedMove> Worker<M> {
             0.0
         };
         let rave = if c.rave { 1.0 } else { 0.0 };
+        // Exploration and progressive bias add terms outside the fraction; without them a
+        // score stays a fraction (decided once a selection, not once a child).
+        let additive = explore > 0.0 || c.prior_bias > 0.0;
         // Scores are kept as fractions `(numerator, denominator)` with a positive
         // denominator and compared by cross-multiplying, `a / b > c / d` as `a d > c b`: by
         // perf (side 5), selection is over 40 % of a search and the division a child was its
@@ -855,7 +858,7 @@ impl<M: PackedMove> Worker<M> {
             } else {
                 (c.first_play_urgency, 1.0)
             };
-            if explore > 0.0 || c.prior_bias > 0.0 {
+            if additive {
                 let bias = c.prior_bias * prior / (visits + 1.0);
                 (q.0 / q.1 + explore / (visits + 1.0).sqrt() + bias, 1.0)
             } else {

@@ -77,8 +77,8 @@ impl MctsOptions {
     /// plus the AMAF values a new node inherits from its nearest well-visited ancestor
     /// (GRAVE), where with two players the ancestor may be one where the other player
     /// places the colours; plus priors from the learnt 3x3 patterns, `g² / (g² + 1)` for a
-    /// pattern of gamma g, counted as 20 AMAF playouts of each new child; and the selection memo (16 playouts at nodes of 256 or
-    /// more), a quarter more playouts a second.
+    /// pattern of gamma g, counted as 20 AMAF playouts of each new child; and the selection
+    /// memo (16 playouts at nodes of 256 or more), a quarter more playouts a second.
     pub fn strong() -> MctsOptions {
         MctsOptions {
             search: MctsConfig {
