@@ -539,3 +539,97 @@ fn every_playout_policy_fills_the_board_and_scores_it_as_the_rules() {
         }
     }
 }
+
+/// With `play_on`, a turn the solver proves lost is chosen by a search without proofs: its
+/// analysis shows the chance that the opponent errs, where the solver's shows exactly zero.
+/// Either way the turn is legal.
+#[test]
+fn a_proven_loss_is_played_on_without_proofs() {
+    use omega::player::MctsPlayer;
+    use omega::stop::Stop;
+    use omega::timeman::Limits;
+    use std::time::Duration;
+    let (mut lost, mut played_on) = (0, 0);
+    for seed in 0..40 {
+        let mut game = position(3, 2, 4 + seed as usize % 2, seed);
+        let mover = game.to_move();
+        if forced_win(&mut game, mover) {
+            continue;
+        }
+        let winrate = |play_on: bool, game: &mut Game| {
+            let mut options = MctsOptions::strong();
+            options.playouts = Some(50_000);
+            options.tree_mb = 16;
+            options.play_on = play_on;
+            let mut player = MctsPlayer::new(options, seed, Stop::new());
+            let limits = Limits {
+                optimum: Duration::from_secs(1),
+                maximum: Duration::from_secs(1),
+            };
+            let turn = player.choose(game, Instant::now(), limits, None);
+            game.clone().play_turn(mover, &turn).unwrap();
+            let candidates = player.analysis(game).candidates;
+            candidates.iter().map(|c| c.winrate).fold(0.0, f64::max)
+        };
+        // Zero for every candidate turn: the solver proved each of them lost.
+        if winrate(false, &mut game) == 0.0 {
+            lost += 1;
+            if winrate(true, &mut game) > 0.0 {
+                played_on += 1;
+            }
+        }
+    }
+    assert!(lost >= 8, "the solver proves {lost} positions lost");
+    assert!(played_on * 4 >= lost * 3, "{played_on} of {lost} played on");
+}
+
+/// The pattern priors are `g^a / (g^a + 1)`, with the power `pattern_prior` for a stone of
+/// the mover's own colour and `pattern_prior_other` (when set) for another player's: a prior
+/// p of the power 1 is p² / (p² + (1 - p)²) with the power 2.
+#[test]
+fn pattern_priors_follow_their_power_colour_by_colour() {
+    use omega::mcts::MctsPosition;
+    use omega::playout::PlayoutConfig;
+    let priors = |game: &mut Game, own: f32, other: f32| {
+        let config = PlayoutConfig {
+            pattern_prior: own,
+            pattern_prior_other: other,
+            ..PlayoutConfig::default()
+        };
+        let mut scratch = Scratch::new(game);
+        let mut tree = OmegaTree::new(game, &mut scratch, config);
+        let (mut moves, mut out) = (Vec::new(), Vec::new());
+        tree.moves(&mut moves);
+        tree.priors(&moves, &mut out);
+        assert_eq!(out.len(), moves.len());
+        out
+    };
+    let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-5);
+    let mut game = position(5, 2, 3, 7);
+    let mut own_plies = 0;
+    // Both plies of a turn: one places the mover's colour, the other the opponent's.
+    for _ in 0..2 {
+        let own = game.next_stone_colour() == game.to_move();
+        own_plies += usize::from(own);
+        let (p1, p2, mixed) = (
+            priors(&mut game, 1.0, 0.0),
+            priors(&mut game, 2.0, 0.0),
+            priors(&mut game, 2.0, 1.0),
+        );
+        assert!(
+            p1.iter().any(|&p| (p - 0.5).abs() > 0.1),
+            "the patterns differ"
+        );
+        let squared: Vec<f32> = p1
+            .iter()
+            .map(|p| p * p / (p * p + (1.0 - p).powi(2)))
+            .collect();
+        assert!(close(&p2, &squared), "power 2 squares the odds");
+        assert!(
+            close(&mixed, if own { &p2 } else { &p1 }),
+            "own colour: {own}"
+        );
+        game.place(game.empties()[0]);
+    }
+    assert_eq!(own_plies, 1);
+}

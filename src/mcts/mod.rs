@@ -114,6 +114,10 @@ pub struct MctsConfig {
     /// With `leaf_playouts`, the AMAF statistics count every playout of the batch in full
     /// (instead of their mean as one playout).
     pub leaf_amaf_full: bool,
+    /// The move played (and every move of the line shown) is the child with the best lower
+    /// confidence bound `mean - final_lcb / sqrt(visits)` among those with at least a tenth
+    /// of the most visited one's visits, instead of the most visited (0 = most visited).
+    pub final_lcb: f32,
 }
 
 impl Default for MctsConfig {
@@ -138,6 +142,7 @@ impl Default for MctsConfig {
             memo_visits: 256,
             leaf_playouts: 1,
             leaf_amaf_full: false,
+            final_lcb: 0.0,
         }
     }
 }
@@ -313,6 +318,18 @@ impl<M: PackedMove> Mcts<M> {
 
     pub fn config(&self) -> &MctsConfig {
         &self.config
+    }
+
+    /// Turns the MCTS-Solver on or off for the searches to come. Contract: the tree holds no
+    /// proof when the solver is turned off (proofs found before would still steer selection).
+    pub fn set_solver(&mut self, on: bool) {
+        self.config.solver = on;
+    }
+
+    /// The winner the root is proven for, if it is.
+    pub fn root_proven(&self) -> Option<usize> {
+        let proven = self.tree.root().proven;
+        (proven != UNPROVEN).then_some(proven as usize)
     }
 
     pub fn tree(&self) -> &Tree<M> {
@@ -516,6 +533,24 @@ impl<M: PackedMove> Mcts<M> {
             let losing = child.proven != UNPROVEN && n.proven == UNPROVEN;
             (!losing, child.visits, child.value.to_bits())
         };
+        let lcb = self.config.final_lcb as f64;
+        if lcb > 0.0 {
+            let most = n.children().map(|c| tree.at(c as NodeId).visits()).max();
+            let floor = most.map_or(1, |m| (m / 10).max(1));
+            let bound = |c: usize| {
+                let child = tree.get(c as NodeId);
+                let losing = child.proven != UNPROVEN && n.proven == UNPROVEN;
+                (!losing, child.mean() - lcb / (child.visits as f64).sqrt())
+            };
+            return n
+                .children()
+                .filter(|&c| tree.at(c as NodeId).visits() >= floor)
+                .max_by(|&a, &b| {
+                    let ((la, va), (lb, vb)) = (bound(a), bound(b));
+                    la.cmp(&lb).then(va.total_cmp(&vb))
+                })
+                .map(|c| c as NodeId);
+        }
         n.children()
             .filter(|&c| tree.at(c as NodeId).visits() > 0)
             .max_by_key(|&c| key(c))

@@ -57,6 +57,11 @@ pub struct MctsOptions {
     /// With this many stones or fewer left to the end of the game, an exact alpha-beta
     /// search runs first, and a proven win it finds is played (0 = never).
     pub exact_plies: usize,
+    /// When the search proves the turn lost (the opponents win whatever it plays), the tree
+    /// is cleared and searched again without proofs, for the rest of the time: the most
+    /// visited move of that search is the one most likely to win if an opponent errs, where
+    /// a proven-lost node's children are all equal to the solver.
+    pub play_on: bool,
 }
 
 impl MctsOptions {
@@ -70,6 +75,7 @@ impl MctsOptions {
             search: MctsConfig::default(),
             playout: PlayoutConfig::default(),
             exact_plies: 0,
+            play_on: false,
         }
     }
 
@@ -78,9 +84,11 @@ impl MctsOptions {
     /// (GRAVE), where with two players the ancestor may be one where the other player
     /// places the colours; plus priors from the learnt 3x3 patterns, `g² / (g² + 1)` for a
     /// pattern of gamma g, counted as 20 AMAF playouts of each new child; and the selection
-    /// memo (16 playouts at nodes of 256 or more), a quarter more playouts a second.
+    /// memo (16 playouts at nodes of 256 or more), a quarter more playouts a second; and a
+    /// proven loss played on without proofs (`play_on`).
     pub fn strong() -> MctsOptions {
         MctsOptions {
+            play_on: true,
             search: MctsConfig {
                 ancestor_amaf: 50.0,
                 ancestor_flip: true,
@@ -130,6 +138,7 @@ impl MctsOptions {
             "memo_visits" => s.memo_visits = number()?.max(0.0) as u32,
             "leaf_playouts" => s.leaf_playouts = number()?.clamp(1.0, 64.0) as u32,
             "leaf_amaf_full" => s.leaf_amaf_full = flag()?,
+            "final_lcb" => s.final_lcb = number()?.max(0.0),
             "ancestor_ref" => s.ancestor_ref = number()?.max(0.0) as u32,
             "score_weight" => p.score_weight = number()?.clamp(0.0, 1.0),
             "score_scale" => p.score_scale = number()?.max(1e-3),
@@ -143,8 +152,10 @@ impl MctsOptions {
                 }
             }
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
+            "play_on" => self.play_on = flag()?,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
+            "pattern_prior_other" => p.pattern_prior_other = number()?.max(0.0),
             "pattern_centre" => p.pattern_centre = flag()?,
             "last_good_reply" => p.last_good_reply = flag()?,
             "greedy_end" => p.greedy_end = number()?.clamp(0.0, 1000.0) as usize,
@@ -229,8 +240,7 @@ impl MctsPlayer {
     }
 
     pub fn new_game(&mut self) {
-        self.mcts.clear();
-        self.helpers.iter_mut().for_each(|h| h.mcts.clear());
+        self.trees_mut().for_each(|mcts| mcts.clear());
         self.root_history.clear();
         if let Some(exact) = self.exact.as_mut() {
             exact.clear();
@@ -261,6 +271,9 @@ impl MctsPlayer {
             // 1. Search from the root (the position after the stones of the turn chosen so
             // far), then read the turn off the tree's most visited line.
             self.search(game, start, time, budget, watch.as_deref_mut());
+            if self.options.play_on && self.is_lost(game) {
+                self.play_on(game, start, time, budget, watch.as_deref_mut());
+            }
             let chosen = self.line(k - turn.len());
             for &cell in &chosen {
                 game.place(cell);
@@ -363,15 +376,49 @@ impl MctsPlayer {
         }
     }
 
+    /// Whether the tree proves the position (its root) lost for the player to move.
+    fn is_lost(&self, game: &Game) -> bool {
+        self.mcts
+            .root_proven()
+            .is_some_and(|w| w != game.to_move().index())
+    }
+
+    /// Searches the lost root again from a cleared tree without the solver, until the same
+    /// limits (the time counts from `start`, so it is the rest of the turn's time), so that
+    /// the turn played is the search's best hope rather than any of the equally lost moves.
+    /// Contract: as `search`.
+    fn play_on(
+        &mut self,
+        game: &mut Game,
+        start: Instant,
+        time: Option<Duration>,
+        playouts: Option<u64>,
+        watch: Option<&mut Watch>,
+    ) {
+        log::info!("info the position is proven lost: playing on without proofs");
+        for mcts in self.trees_mut() {
+            mcts.clear();
+            mcts.set_solver(false);
+        }
+        self.search(game, start, time, playouts, watch);
+        let solver = self.options.search.solver;
+        for mcts in self.trees_mut() {
+            mcts.set_solver(solver);
+        }
+    }
+
+    /// The search trees of all threads, this one's first.
+    fn trees_mut(&mut self) -> impl Iterator<Item = &mut Mcts<Cell>> {
+        std::iter::once(&mut self.mcts).chain(self.helpers.iter_mut().map(|h| &mut h.mcts))
+    }
+
     /// Keeps the part of the tree below the current position, when the tree's root is an
     /// earlier position of the same game.
     fn move_root(&mut self, game: &Game) {
         let history = game.stone_history();
         let later = history.starts_with(&self.root_history);
         let played = &history[self.root_history.len().min(history.len())..];
-        let trees =
-            std::iter::once(&mut self.mcts).chain(self.helpers.iter_mut().map(|h| &mut h.mcts));
-        for mcts in trees {
+        for mcts in self.trees_mut() {
             if !(later && mcts.advance(played)) {
                 mcts.clear();
             }

@@ -51,6 +51,9 @@ pub struct PlayoutConfig {
     /// Priors from the patterns' gammas g, as `g^a / (g^a + 1)` with this a (0 = the
     /// placement-delta priors of `prior_scale` instead).
     pub pattern_prior: f32,
+    /// The power for the stones of another player's colour, when it differs (0 = the same
+    /// as `pattern_prior`): the two colours' gammas come from two models fitted apart.
+    pub pattern_prior_other: f32,
     /// The patterns' priors are taken relative to the geometric mean of the gammas of the
     /// position's moves, `g^a / (g^a + mean^a)`, so that a move as good as the average one
     /// starts at 0.5, whatever the position (off: relative to the mean over all classes).
@@ -79,6 +82,7 @@ impl Default for PlayoutConfig {
             pattern_candidates: 1,
             mast_candidates: 1,
             pattern_prior: 0.0,
+            pattern_prior_other: 0.0,
             pattern_centre: false,
             count_weights: DEFAULT_COUNT_WEIGHTS,
             last_good_reply: false,
@@ -228,11 +232,14 @@ impl MctsPosition for OmegaTree<'_> {
     }
 
     fn priors(&mut self, moves: &[Cell], out: &mut Vec<f32>) {
-        let power = self.config.pattern_prior;
+        let mut power = self.config.pattern_prior;
         if power > 0.0 {
             // The pattern's gamma g, relative to the geometric mean 1: g^a / (g^a + 1).
             let n = self.game.board().cell_count();
             let own = self.game.next_stone_colour() == self.game.to_move();
+            if !own && self.config.pattern_prior_other > 0.0 {
+                power = self.config.pattern_prior_other;
+            }
             let board = &mut self.scratch.board;
             board.clear();
             board.extend_from_slice(self.game.stone_indices());
