@@ -633,3 +633,32 @@ fn pattern_priors_follow_their_power_colour_by_colour() {
     }
     assert_eq!(own_plies, 1);
 }
+
+/// `final_lcb`: the move chosen is the best `mean - c / sqrt(visits)` among the children with
+/// a tenth of the most visits; a tiny c picks the best mean among them, a huge one the most
+/// visited, as without it.
+#[test]
+fn the_final_choice_by_lower_confidence_bound() {
+    let choice = |lcb: f32| {
+        let config = omega::mcts::MctsConfig {
+            final_lcb: lcb,
+            ..MctsOptions::strong().search
+        };
+        let mcts = middle_game_search(config, MctsOptions::strong().playout, 5_000);
+        (mcts.principal_variation(1)[0], mcts.root_children())
+    };
+    let (most_visited, children) = choice(0.0);
+    assert_eq!(most_visited, children[0].mv);
+    let floor = children[0].visits / 10;
+    let best_mean = children
+        .iter()
+        .filter(|c| c.visits >= floor)
+        .max_by(|a, b| a.mean().total_cmp(&b.mean()))
+        .unwrap();
+    assert_ne!(
+        best_mean.mv, most_visited,
+        "this position tells the two apart"
+    );
+    assert_eq!(choice(1e-9).0, best_mean.mv);
+    assert_eq!(choice(1e9).0, most_visited);
+}

@@ -528,10 +528,11 @@ impl<M: PackedMove> Mcts<M> {
                 return Some(c as NodeId);
             }
         }
+        // A proven loss is chosen last, unless the node itself is proven.
+        let losing = |child: &Node<M>| child.proven != UNPROVEN && n.proven == UNPROVEN;
         let key = |c: usize| {
             let child = tree.get(c as NodeId);
-            let losing = child.proven != UNPROVEN && n.proven == UNPROVEN;
-            (!losing, child.visits, child.value.to_bits())
+            (!losing(&child), child.visits, child.value.to_bits())
         };
         let lcb = self.config.final_lcb as f64;
         if lcb > 0.0 {
@@ -539,8 +540,10 @@ impl<M: PackedMove> Mcts<M> {
             let floor = most.map_or(1, |m| (m / 10).max(1));
             let bound = |c: usize| {
                 let child = tree.get(c as NodeId);
-                let losing = child.proven != UNPROVEN && n.proven == UNPROVEN;
-                (!losing, child.mean() - lcb / (child.visits as f64).sqrt())
+                (
+                    !losing(&child),
+                    child.mean() - lcb / (child.visits as f64).sqrt(),
+                )
             };
             return n
                 .children()
