@@ -538,21 +538,17 @@ impl<M: PackedMove> Mcts<M> {
         if lcb > 0.0 {
             let most = n.children().map(|c| tree.at(c as NodeId).visits()).max();
             let floor = most.map_or(1, |m| (m / 10).max(1));
-            let bound = |c: usize| {
-                let child = tree.get(c as NodeId);
-                (
-                    !losing(&child),
-                    child.mean() - lcb / (child.visits as f64).sqrt(),
-                )
-            };
+            // Each child's bound once, not once per comparison.
             return n
                 .children()
-                .filter(|&c| tree.at(c as NodeId).visits() >= floor)
-                .max_by(|&a, &b| {
-                    let ((la, va), (lb, vb)) = (bound(a), bound(b));
-                    la.cmp(&lb).then(va.total_cmp(&vb))
+                .map(|c| (c, tree.get(c as NodeId)))
+                .filter(|(_, child)| child.visits >= floor)
+                .map(|(c, child)| {
+                    let bound = child.mean() - lcb / (child.visits as f64).sqrt();
+                    (c, !losing(&child), bound)
                 })
-                .map(|c| c as NodeId);
+                .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
+                .map(|(c, ..)| c as NodeId);
         }
         n.children()
             .filter(|&c| tree.at(c as NodeId).visits() > 0)

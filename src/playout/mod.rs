@@ -232,14 +232,15 @@ impl MctsPosition for OmegaTree<'_> {
     }
 
     fn priors(&mut self, moves: &[Cell], out: &mut Vec<f32>) {
-        let mut power = self.config.pattern_prior;
+        let power = self.config.pattern_prior;
         if power > 0.0 {
             // The pattern's gamma g, relative to the geometric mean 1: g^a / (g^a + 1).
             let n = self.game.board().cell_count();
             let own = self.game.next_stone_colour() == self.game.to_move();
-            if !own && self.config.pattern_prior_other > 0.0 {
-                power = self.config.pattern_prior_other;
-            }
+            let power = match self.config.pattern_prior_other {
+                other if !own && other > 0.0 => other,
+                _ => power,
+            };
             let board = &mut self.scratch.board;
             board.clear();
             board.extend_from_slice(self.game.stone_indices());
