@@ -6,7 +6,7 @@ use omega::engine::{Engine, EngineConfig};
 use omega::game::{Colour, Game};
 use omega::mcts::{Mcts, MctsLimits};
 use omega::player::{random_turn, MctsOptions, PlayerKind};
-use omega::playout::{OmegaTree, Scratch};
+use omega::playout::{OmegaTree, PlayoutConfig, Scratch};
 use std::time::Instant;
 
 fn position(side: usize, players: usize, turns: usize, seed: u64) -> Game {
@@ -583,26 +583,30 @@ fn a_proven_loss_is_played_on_without_proofs() {
     assert!(played_on * 4 >= lost * 3, "{played_on} of {lost} played on");
 }
 
+/// The legal moves of `game` and the priors `config` gives them, one a move.
+fn legal_moves_and_priors(game: &mut Game, config: PlayoutConfig) -> (Vec<Cell>, Vec<f32>) {
+    use omega::mcts::MctsPosition;
+    let mut scratch = Scratch::new(game);
+    let mut tree = OmegaTree::new(game, &mut scratch, config);
+    let (mut moves, mut out) = (Vec::new(), Vec::new());
+    tree.moves(&mut moves);
+    tree.priors(&moves, &mut out);
+    assert_eq!(out.len(), moves.len());
+    (moves, out)
+}
+
 /// The pattern priors are `g^a / (g^a + 1)`, with the power `pattern_prior` for a stone of
 /// the mover's own colour and `pattern_prior_other` (when set) for another player's: a prior
 /// p of the power 1 is p² / (p² + (1 - p)²) with the power 2.
 #[test]
 fn pattern_priors_follow_their_power_colour_by_colour() {
-    use omega::mcts::MctsPosition;
-    use omega::playout::PlayoutConfig;
     let priors = |game: &mut Game, own: f32, other: f32| {
         let config = PlayoutConfig {
             pattern_prior: own,
             pattern_prior_other: other,
             ..PlayoutConfig::default()
         };
-        let mut scratch = Scratch::new(game);
-        let mut tree = OmegaTree::new(game, &mut scratch, config);
-        let (mut moves, mut out) = (Vec::new(), Vec::new());
-        tree.moves(&mut moves);
-        tree.priors(&moves, &mut out);
-        assert_eq!(out.len(), moves.len());
-        out
+        legal_moves_and_priors(game, config).1
     };
     let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-5);
     let mut game = position(5, 2, 3, 7);
@@ -632,6 +636,58 @@ fn pattern_priors_follow_their_power_colour_by_colour() {
         game.place(game.empties()[0]);
     }
     assert_eq!(own_plies, 1);
+}
+
+/// `near_last_own` / `near_last_other`: a cell next to a stone of the previous turn has its
+/// pattern gamma multiplied by the factor of the stone's kind (so, with the squared priors,
+/// its odds by the factor squared); every other cell keeps its prior, and in the first turn,
+/// with no turn before it, nothing changes.
+#[test]
+fn priors_favour_the_cells_next_to_the_previous_turn_by_their_factor() {
+    let priors = |game: &mut Game, own: f32, other: f32| {
+        let config = PlayoutConfig {
+            pattern_prior: 2.0,
+            near_last_own: own,
+            near_last_other: other,
+            ..PlayoutConfig::default()
+        };
+        legal_moves_and_priors(game, config)
+    };
+    let odds = |p: f32| p / (1.0 - p);
+    let first = position(5, 2, 0, 1);
+    let (_, plain) = priors(&mut first.clone(), 1.0, 1.0);
+    assert_eq!(
+        plain,
+        priors(&mut first.clone(), 3.0, 3.0).1,
+        "no previous turn"
+    );
+    let mut game = position(5, 2, 4, 9);
+    let last_turn = game.turn_history().pop().unwrap();
+    for _ in 0..2 {
+        let own = game.next_stone_colour() == game.to_move();
+        let factor: f32 = if own { 1.5 } else { 3.0 };
+        let (moves, plain) = priors(&mut game, 1.0, 1.0);
+        let (_, near) = priors(&mut game, 1.5, 3.0);
+        let mut favoured = 0;
+        for ((&m, &p), &q) in moves.iter().zip(&plain).zip(&near) {
+            let next_to_last = last_turn
+                .iter()
+                .any(|&s| game.board().neighbours(s).contains(&m));
+            if next_to_last {
+                favoured += 1;
+                let ratio = odds(q) / odds(p);
+                assert!(
+                    (ratio / (factor * factor) - 1.0).abs() < 1e-3,
+                    "{ratio} own {own}"
+                );
+            } else {
+                assert_eq!(p, q, "a cell away from the last turn keeps its prior");
+            }
+        }
+        assert!(favoured >= 3, "{favoured} cells next to the last turn");
+        // The first stone of this turn does not count as the previous turn's.
+        game.place(moves[0]);
+    }
 }
 
 /// `final_lcb`: the move chosen is the best `mean - c / sqrt(visits)` among the children with

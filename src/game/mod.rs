@@ -567,6 +567,12 @@ impl Game {
         self.history.last().map(|p| p.cell)
     }
 
+    /// The cell of the stone placed `back` stones before the last one (0: the last), if any.
+    pub fn recent_stone(&self, back: usize) -> Option<Cell> {
+        let len = self.history.len();
+        (back < len).then(|| self.history[len - 1 - back].cell)
+    }
+
     /// The cells of every stone placed so far, in order.
     pub fn stone_history(&self) -> Vec<Cell> {
         self.history.iter().map(|p| p.cell).collect()

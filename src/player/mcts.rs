@@ -157,6 +157,8 @@ impl MctsOptions {
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
             "pattern_prior_other" => p.pattern_prior_other = number()?.max(0.0),
             "pattern_centre" => p.pattern_centre = flag()?,
+            "near_last_own" => p.near_last_own = number()?.max(0.0),
+            "near_last_other" => p.near_last_other = number()?.max(0.0),
             "last_good_reply" => p.last_good_reply = flag()?,
             "greedy_end" => p.greedy_end = number()?.clamp(0.0, 1000.0) as usize,
             "greedy_candidates" => p.greedy_candidates = number()?.clamp(0.0, 64.0) as usize,

@@ -58,6 +58,14 @@ pub struct PlayoutConfig {
     /// position's moves, `g^a / (g^a + mean^a)`, so that a move as good as the average one
     /// starts at 0.5, whatever the position (off: relative to the mean over all classes).
     pub pattern_centre: bool,
+    /// The pattern gamma of a cell next to a stone of the previous turn (the last player's
+    /// stones) is multiplied by this, for a stone of the placing player's own colour and for
+    /// one of another colour (1 = no change). In games of the default, a stone was placed next
+    /// to the previous turn's stones 1.5 (own colour) and 1.9 (other colour) times as often as
+    /// a cell touching stones was (60 games at 60,000 playouts a turn): the opponent's last
+    /// stones make the threats to answer, which a 3x3 ring cannot tell from older stones.
+    pub near_last_own: f32,
+    pub near_last_other: f32,
     /// Preferences of the placement classes (see `policy.rs`).
     pub weights: Weights,
     /// Uniform playouts play the last good reply where there is one (see `reply.rs`).
@@ -84,6 +92,8 @@ impl Default for PlayoutConfig {
             pattern_prior: 0.0,
             pattern_prior_other: 0.0,
             pattern_centre: false,
+            near_last_own: 1.0,
+            near_last_other: 1.0,
             count_weights: DEFAULT_COUNT_WEIGHTS,
             last_good_reply: false,
             greedy_end: 0,
@@ -105,6 +115,10 @@ pub struct Scratch {
     groups: PlayoutGroups,
     empties: Vec<Cell>,
     replies: reply::Replies,
+    /// By cell, the stamp of the last prior computation that found it next to a stone of the
+    /// previous turn.
+    near_last: Vec<u32>,
+    near_stamp: u32,
 }
 
 impl Scratch {
@@ -117,6 +131,8 @@ impl Scratch {
             groups: PlayoutGroups::default(),
             empties: Vec::with_capacity(game.board().cell_count()),
             replies: reply::Replies::new(game.board().cell_count(), game.players()),
+            near_last: vec![0; game.board().cell_count() + 1],
+            near_stamp: 0,
         }
     }
 
@@ -249,13 +265,31 @@ impl MctsPosition for OmegaTree<'_> {
             let model = &pattern::gammas()[usize::from(!own)];
             let sizes = pattern::size_gammas().map(|t| &t[usize::from(!own)]);
             let states = pattern::states(colour);
-            debug_assert_eq!(board.len(), n + 1);
+            debug_assert_eq!(self.scratch.board.len(), n + 1);
+            let near = if own {
+                self.config.near_last_own
+            } else {
+                self.config.near_last_other
+            };
+            let stamp = if near != 1.0 {
+                mark_near_last_turn(self.game, self.scratch)
+            } else {
+                0
+            };
             for &m in moves {
-                let ring =
-                    model[pattern::code(board, &self.scratch.rings[m as usize], &states) as usize];
+                let ring = model[pattern::code(
+                    &self.scratch.board,
+                    &self.scratch.rings[m as usize],
+                    &states,
+                ) as usize];
                 let g = match sizes {
                     Some(sizes) => ring * sizes[pattern::size_class(self.game, m, colour)],
                     None => ring,
+                };
+                let g = if stamp != 0 && self.scratch.near_last[m as usize] == stamp {
+                    g * near
+                } else {
+                    g
                 };
                 // powf was 2.5 % of a search's time (perf): the powers 1 and 2 multiply.
                 let ga = if power == 1.0 {
@@ -423,6 +457,28 @@ impl MctsPosition for OmegaTree<'_> {
         }
         winner
     }
+}
+
+/// Marks in `scratch.near_last`, with a new stamp that it returns, the cells next to a stone
+/// of the previous turn (the turn before the current one; none in the first turn).
+fn mark_near_last_turn(game: &Game, scratch: &mut Scratch) -> u32 {
+    scratch.near_stamp = scratch.near_stamp.wrapping_add(1);
+    if scratch.near_stamp == 0 {
+        scratch.near_last.iter_mut().for_each(|s| *s = 0);
+        scratch.near_stamp = 1;
+    }
+    let stamp = scratch.near_stamp;
+    let k = game.players();
+    // The stones of this turn so far, then the previous turn's k stones before them.
+    let this_turn = game.next_stone_colour().index();
+    for back in this_turn..this_turn + k {
+        if let Some(cell) = game.recent_stone(back) {
+            for &nb in &scratch.rings[cell as usize] {
+                scratch.near_last[nb as usize] = stamp;
+            }
+        }
+    }
+    stamp
 }
 
 /// The mean over `playouts` uniformly random fills from `game` of `player`'s final
