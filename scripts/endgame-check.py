@@ -72,12 +72,13 @@ def main():
             if f"{colour} wins" in before:
                 after = ask(solver, "solve 20")
                 kept = f"{colour} wins" in after
+                lost = not kept and "unknown" not in after
                 empty = 61 - 2 * t
                 total = totals.setdefault(empty, [0, 0])
                 total[0] += 1
-                total[1] += 0 if kept or "unknown" in after else 1
+                total[1] += int(lost)
                 print(g, "empty", empty, "won for", colour, "played", turn, "->", after,
-                      "" if kept else "LOST THE WIN", flush=True)
+                      "LOST THE WIN" if lost else "", flush=True)
     print(totals)
 
 

@@ -257,15 +257,6 @@ impl MctsPosition for OmegaTree<'_> {
                 other if !own && other > 0.0 => other,
                 _ => power,
             };
-            let board = &mut self.scratch.board;
-            board.clear();
-            board.extend_from_slice(self.game.stone_indices());
-            board.push(OFF_BOARD);
-            let colour = self.game.next_stone_colour().index() as u8;
-            let model = &pattern::gammas()[usize::from(!own)];
-            let sizes = pattern::size_gammas().map(|t| &t[usize::from(!own)]);
-            let states = pattern::states(colour);
-            debug_assert_eq!(self.scratch.board.len(), n + 1);
             let near = if own {
                 self.config.near_last_own
             } else {
@@ -276,12 +267,18 @@ impl MctsPosition for OmegaTree<'_> {
             } else {
                 0
             };
+            let board = &mut self.scratch.board;
+            board.clear();
+            board.extend_from_slice(self.game.stone_indices());
+            board.push(OFF_BOARD);
+            let colour = self.game.next_stone_colour().index() as u8;
+            let model = &pattern::gammas()[usize::from(!own)];
+            let sizes = pattern::size_gammas().map(|t| &t[usize::from(!own)]);
+            let states = pattern::states(colour);
+            debug_assert_eq!(board.len(), n + 1);
             for &m in moves {
-                let ring = model[pattern::code(
-                    &self.scratch.board,
-                    &self.scratch.rings[m as usize],
-                    &states,
-                ) as usize];
+                let ring =
+                    model[pattern::code(board, &self.scratch.rings[m as usize], &states) as usize];
                 let g = match sizes {
                     Some(sizes) => ring * sizes[pattern::size_class(self.game, m, colour)],
                     None => ring,
@@ -469,7 +466,8 @@ fn mark_near_last_turn(game: &Game, scratch: &mut Scratch) -> u32 {
     }
     let stamp = scratch.near_stamp;
     let k = game.players();
-    // The stones of this turn so far, then the previous turn's k stones before them.
+    // Back from the last stone: this turn's stones so far are skipped, the k before them are
+    // the previous turn's.
     let this_turn = game.next_stone_colour().index();
     for back in this_turn..this_turn + k {
         if let Some(cell) = game.recent_stone(back) {
