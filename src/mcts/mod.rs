@@ -84,7 +84,8 @@ pub struct MctsConfig {
     pub prior_rave_visits: f32,
     /// Value of a move with no statistics at all (first-play urgency).
     pub first_play_urgency: f32,
-    /// A leaf is expanded once this many playouts have passed through it.
+    /// A leaf is expanded once this many playouts have passed through it (more once the
+    /// tree's arena is half full: see `expand_threshold`).
     pub expand_visits: u32,
     /// Most nodes in the tree (about 40 bytes each).
     pub max_nodes: usize,
@@ -191,6 +192,20 @@ static MATCH: [f32; 256] = {
     t[0] = 1.0;
     t
 };
+
+/// The visits a leaf needs before it is expanded: [`MctsConfig::expand_visits`] while the
+/// arena is at most half full, then twice, 4, 8 and 16 times as many as each further eighth
+/// of it fills. A long search on a big board so slows the growth of its tree instead of
+/// running into the cap and playing out from unexpanded leaves for the rest of the turn.
+#[inline]
+fn expand_threshold<M: PackedMove>(expand_visits: u32, tree: &Tree<M>) -> u32 {
+    let (len, capacity) = (tree.len(), tree.capacity());
+    if len <= capacity / 2 {
+        return expand_visits;
+    }
+    let eighths = (len - capacity / 2) * 8 / capacity;
+    expand_visits.max(1) << (eighths as u32 + 1).min(4)
+}
 
 /// Playouts between two looks at the clock (a look costs about 25 ns, a playout microseconds).
 const CLOCK_CHECK_PLAYOUTS: u64 = 16;
@@ -697,7 +712,7 @@ impl<M: PackedMove> Worker<M> {
             if !n.is_expanded() {
                 // 2. Expansion, once the leaf has been visited often enough, by the one
                 // thread that claims it (the others play out from the leaf meanwhile).
-                if visits_before < config.expand_visits
+                if visits_before < expand_threshold(config.expand_visits, tree)
                     || pos.is_terminal()
                     || !tree.claim(node)
                     || !self.expand(mcts, pos, node)
@@ -954,5 +969,38 @@ impl<M: PackedMove> Worker<M> {
             };
         }
         best.1 as NodeId
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fills `tree` with unpublished children until it holds `len` nodes.
+    fn fill_to(tree: &Tree<u16>, len: usize) {
+        let moves = vec![1u16; len - tree.len()];
+        assert!(tree.add_children(&moves, |m| m as usize, &[]).is_some());
+        assert_eq!(tree.len(), len);
+    }
+
+    #[test]
+    fn expansion_waits_longer_as_the_arena_fills() {
+        let tree: Tree<u16> = Tree::new(1600);
+        // Up to half full: the configured threshold, also 0 (expand on the first visit).
+        fill_to(&tree, 800);
+        assert_eq!(expand_threshold(1, &tree), 1);
+        assert_eq!(expand_threshold(0, &tree), 0);
+        assert_eq!(expand_threshold(2, &tree), 2);
+        // Then doubled for each further eighth, up to 16 times.
+        fill_to(&tree, 801);
+        assert_eq!(expand_threshold(1, &tree), 2);
+        assert_eq!(expand_threshold(0, &tree), 2);
+        fill_to(&tree, 1000);
+        assert_eq!(expand_threshold(1, &tree), 4);
+        fill_to(&tree, 1200);
+        assert_eq!(expand_threshold(2, &tree), 16);
+        fill_to(&tree, 1600);
+        assert_eq!(expand_threshold(1, &tree), 16);
+        assert_eq!(expand_threshold(2, &tree), 32);
     }
 }

@@ -85,19 +85,26 @@ impl MctsOptions {
     /// places the colours; plus priors from the learnt 3x3 patterns, `g² / (g² + 1)` for a
     /// pattern of gamma g, counted as 20 AMAF playouts of each new child; and the selection
     /// memo (16 playouts at nodes of 256 or more), a quarter more playouts a second; and a
-    /// proven loss played on without proofs (`play_on`).
+    /// proven loss played on without proofs (`play_on`); and three small steps, measured
+    /// together (+36.6 ± 34.4 Elo at equal time): a leaf expanded on its second visit
+    /// instead of its third, the inherited AMAF capped at 100 playouts instead of 50, and
+    /// the gamma of a cell next to the previous turn's stones times 1.3 (a stone of the
+    /// placing player's colour) or 1.5 (another colour).
     pub fn strong() -> MctsOptions {
         MctsOptions {
             play_on: true,
             search: MctsConfig {
-                ancestor_amaf: 50.0,
+                ancestor_amaf: 100.0,
                 ancestor_flip: true,
                 prior_rave_visits: 20.0,
                 memo_span: 16,
+                expand_visits: 1,
                 ..MctsConfig::default()
             },
             playout: PlayoutConfig {
                 pattern_prior: 2.0,
+                near_last_own: 1.3,
+                near_last_other: 1.5,
                 ..PlayoutConfig::default()
             },
             ..MctsOptions::plain()
