@@ -102,6 +102,11 @@ pub struct MctsConfig {
     /// strategies"): a node's children are kept best prior first, and selection looks only
     /// at the first `widen * cbrt(visits + 1)` of them (0 = all, always).
     pub widen: f32,
+    /// With `widen`, a node's children are written lazily: only as many as the widening
+    /// looks at, at least [`LAZY_BLOCK`], and twice as many (or the width) each time the
+    /// width outgrows them. On a big board most leaves are visited a few times, and writing
+    /// a child for every empty cell (271 on side 10) fills the arena and the RAVE backups.
+    pub lazy_children: bool,
     /// Selection memo: at a node with at least `memo_visits` playouts, the child a full scan
     /// chose is taken again without a scan, for up to `memo_span` playouts, while its score
     /// stays above the runner-up's score of that scan (0 = always scan).
@@ -139,6 +144,7 @@ impl Default for MctsConfig {
             ancestor_ref: 100,
             ancestor_flip: false,
             widen: 0.0,
+            lazy_children: false,
             memo_span: 0,
             memo_visits: 256,
             leaf_playouts: 1,
@@ -207,6 +213,15 @@ fn expand_threshold<M: PackedMove>(expand_visits: u32, tree: &Tree<M>) -> u32 {
     expand_visits.max(1) << (eighths as u32 + 1).min(4)
 }
 
+/// The fewest children a lazily expanded node gets (see [`MctsConfig::lazy_children`]).
+pub const LAZY_BLOCK: usize = 8;
+
+/// The children progressive widening looks at, at a node of `visits` playouts (at least 1).
+#[inline]
+fn widen_width(widen: f32, visits: u32) -> usize {
+    ((widen * (visits as f32 + 1.0).cbrt()) as usize).max(1)
+}
+
 /// Playouts between two looks at the clock (a look costs about 25 ns, a playout microseconds).
 const CLOCK_CHECK_PLAYOUTS: u64 = 16;
 
@@ -227,6 +242,9 @@ struct Worker<M> {
     priors: Vec<f32>,
     /// The moves with their priors, best first (progressive widening's order).
     ranked: Vec<(f32, M)>,
+    /// By AMAF key, the stamp of the last growth that found a child for the key
+    /// ([`Worker::grow`]; `stamp` numbers both these and the borrowed statistics).
+    written: Vec<u32>,
     amaf: Vec<u8>,
     rewards: Rewards,
     /// AMAF statistics borrowed from an ancestor, by key, valid where the stamp is current.
@@ -592,6 +610,7 @@ impl<M: PackedMove> Worker<M> {
             moves: Vec::new(),
             priors: Vec::new(),
             ranked: Vec::new(),
+            written: vec![0; pos.amaf_len()],
             amaf: vec![0; pos.amaf_len()],
             rewards: [0.0; MAX_PLAYERS],
             borrowed: vec![(0, 0.0, 0.0); pos.amaf_len()],
@@ -611,13 +630,39 @@ impl<M: PackedMove> Worker<M> {
         node: NodeId,
     ) -> bool {
         let (tree, config) = (&mcts.tree, &mcts.config);
-        self.moves.clear();
-        pos.moves(&mut self.moves);
-        let count = self.moves.len();
+        let count = self.rank_moves(config, pos);
         if count == 0 {
             return false;
         }
+        let written = if self.is_lazy(config, count) {
+            widen_width(config.widen, tree.at(node).visits())
+                .max(LAZY_BLOCK)
+                .min(count)
+        } else {
+            count
+        };
+        let Some(first) = tree.add_children(&self.moves[..written], P::amaf_key, &self.priors)
+        else {
+            return false;
+        };
+        if config.ancestor_amaf > 0.0 {
+            self.inherit_amaf(mcts, node, first as usize..first as usize + written);
+        }
+        tree.publish(node, first, written, count);
+        true
+    }
+
+    /// The moves of `pos` into `self.moves` and their priors into `self.priors` (left empty
+    /// when the search uses none), best prior first under progressive widening; returns the
+    /// number of moves.
+    fn rank_moves<P: MctsPosition<Move = M>>(&mut self, config: &MctsConfig, pos: &mut P) -> usize {
+        self.moves.clear();
+        pos.moves(&mut self.moves);
+        let count = self.moves.len();
         self.priors.clear();
+        if count == 0 {
+            return 0;
+        }
         if config.prior_visits > 0.0 || config.prior_rave_visits > 0.0 || config.widen > 0.0 {
             pos.priors(&self.moves, &mut self.priors);
         }
@@ -633,14 +678,74 @@ impl<M: PackedMove> Worker<M> {
                 self.moves[i] = mv;
             }
         }
-        let Some(first) = tree.add_children(&self.moves, P::amaf_key, &self.priors) else {
-            return false;
-        };
-        if config.ancestor_amaf > 0.0 {
-            self.inherit_amaf(mcts, node, first as usize..first as usize + count);
+        count
+    }
+
+    /// A new stamp for `borrowed` and `written`, which are cleared when the count wraps.
+    fn next_stamp(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.borrowed.iter_mut().for_each(|b| b.0 = 0);
+            self.written.iter_mut().for_each(|w| *w = 0);
+            self.stamp = 1;
         }
-        tree.publish(node, first, count);
-        true
+    }
+
+    /// Whether the children of a node whose moves were just ranked are written lazily.
+    fn is_lazy(&self, config: &MctsConfig, count: usize) -> bool {
+        config.lazy_children && config.widen > 0.0 && self.priors.len() == count
+    }
+
+    /// Gives a lazily expanded `node` more children once the widening's width has outgrown
+    /// those it has: twice as many, or the width, best prior first, each new one with the
+    /// inherited AMAF statistics a new child gets. Nothing happens when the arena is full or
+    /// another thread is growing the node. Contract: `pos` is at `node`, the last step of
+    /// the current path; `node` is expanded.
+    #[inline(never)] // off the default's path: kept out of `iterate`, which stays small
+    fn grow<P: MctsPosition<Move = M>>(&mut self, mcts: &Mcts<M>, pos: &mut P, node: NodeId) {
+        let (tree, config) = (&mcts.tree, &mcts.config);
+        let n = tree.at(node);
+        let width = widen_width(config.widen, n.visits());
+        if width <= n.children().len() || !tree.claim_growth(node) {
+            return;
+        }
+        // Read after the claim: another thread may have grown the node meanwhile.
+        let old = n.children();
+        let count = self.rank_moves(config, pos);
+        if width > old.len() && self.is_lazy(config, count) && count > old.len() {
+            // The node's children keep their places, first; the best of the other moves follow.
+            self.next_stamp();
+            let (children, _) = tree.slots(old.clone());
+            self.ranked.clear();
+            for child in children {
+                let mv: M = child.mv();
+                self.written[P::amaf_key(mv)] = self.stamp;
+                self.ranked.push((child.prior(), mv));
+            }
+            let target = (2 * old.len()).max(width).min(count);
+            for (&mv, &prior) in self.moves.iter().zip(&self.priors) {
+                if self.ranked.len() == target {
+                    break;
+                }
+                if self.written[P::amaf_key(mv)] != self.stamp {
+                    self.ranked.push((prior, mv));
+                }
+            }
+            self.moves.clear();
+            self.priors.clear();
+            for &(prior, mv) in &self.ranked {
+                self.moves.push(mv);
+                self.priors.push(prior);
+            }
+            if let Some(first) = tree.grow(node, &self.moves, P::amaf_key, &self.priors) {
+                let start = first as usize;
+                if config.ancestor_amaf > 0.0 {
+                    self.inherit_amaf(mcts, node, start + old.len()..start + self.moves.len());
+                }
+                tree.publish(node, first, self.moves.len(), count);
+            }
+        }
+        tree.end_growth(node);
     }
 
     /// GRAVE-like start for new children (after Cazenave 2015, "Generalized Rapid Action
@@ -669,11 +774,7 @@ impl<M: PackedMove> Worker<M> {
         else {
             return;
         };
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.borrowed.iter_mut().for_each(|b| b.0 = 0);
-            self.stamp = 1;
-        }
+        self.next_stamp();
         let cap = config.ancestor_amaf;
         for a in tree.slots(tree.at(ancestor).children()).1 {
             let visits = a.visits();
@@ -719,6 +820,9 @@ impl<M: PackedMove> Worker<M> {
                 {
                     break;
                 }
+            }
+            if config.lazy_children && n.unwritten() > 0 {
+                self.grow(mcts, pos, node);
             }
             let child = self.select(mcts, node, mover);
             let c = tree.at(child);
@@ -838,12 +942,15 @@ impl<M: PackedMove> Worker<M> {
             if winner == UNPROVEN || parent.proven() != UNPROVEN {
                 break;
             }
+            // A node whose children are written lazily is proven lost only once every move
+            // has its child.
             if winner == mover
-                || tree
-                    .slots(parent.children())
-                    .0
-                    .iter()
-                    .all(|c| c.proven() == winner)
+                || parent.unwritten() == 0
+                    && tree
+                        .slots(parent.children())
+                        .0
+                        .iter()
+                        .all(|c| c.proven() == winner)
             {
                 parent.set_proven(winner);
             } else {
@@ -932,8 +1039,7 @@ impl<M: PackedMove> Worker<M> {
             }
         }
         if c.widen > 0.0 {
-            let width = (c.widen * (parent_visits as f32 + 1.0).cbrt()) as usize;
-            let width = width.clamp(1, children.len());
+            let width = widen_width(c.widen, parent_visits).min(children.len());
             children = &children[..width];
             amaf = &amaf[..width];
         }
@@ -981,6 +1087,82 @@ mod tests {
         let moves = vec![1u16; len - tree.len()];
         assert!(tree.add_children(&moves, |m| m as usize, &[]).is_some());
         assert_eq!(tree.len(), len);
+    }
+
+    /// A one-move game: the first player picks one of `MOVES` moves and wins only with the
+    /// last, which its priors rank last.
+    struct Pick(Option<u16>);
+
+    const MOVES: u16 = 20;
+
+    impl MctsPosition for Pick {
+        type Move = u16;
+        fn players(&self) -> usize {
+            2
+        }
+        fn mover(&self) -> usize {
+            usize::from(self.0.is_some())
+        }
+        fn is_terminal(&self) -> bool {
+            self.0.is_some()
+        }
+        fn moves(&self, out: &mut Vec<u16>) {
+            if self.0.is_none() {
+                out.extend(0..MOVES);
+            }
+        }
+        fn play(&mut self, m: u16) {
+            self.0 = Some(m);
+        }
+        fn undo(&mut self) {
+            self.0 = None;
+        }
+        fn amaf_len(&self) -> usize {
+            MOVES as usize
+        }
+        fn amaf_key(m: u16) -> usize {
+            m as usize
+        }
+        fn amaf_tag(&self) -> u8 {
+            0
+        }
+        fn priors(&mut self, moves: &[u16], out: &mut Vec<f32>) {
+            out.extend(
+                moves
+                    .iter()
+                    .map(|&m| if m == MOVES - 1 { 0.1 } else { 0.9 }),
+            );
+        }
+        fn playout(&mut self, _: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
+            amaf.fill(1);
+            let winner = usize::from(self.0 != Some(MOVES - 1));
+            *rewards = [0.0; MAX_PLAYERS];
+            rewards[winner] = 1.0;
+            winner
+        }
+    }
+
+    #[test]
+    fn a_lazily_expanded_node_is_not_proven_lost_before_every_move_is_written() {
+        let config = MctsConfig {
+            widen: 1.0,
+            lazy_children: true,
+            prior_rave_visits: 20.0,
+            ..MctsConfig::default()
+        };
+        let mut mcts: Mcts<u16> = Mcts::new(config, 1);
+        let limits = MctsLimits {
+            start: Instant::now(),
+            time: None,
+            playouts: Some(20_000),
+        };
+        let progress = mcts
+            .search(&mut Pick(None), limits, None, |_, _| {})
+            .unwrap();
+        // The first children written are all lost; the win is found once the width grows.
+        assert_eq!(progress.proven, Some(0));
+        assert_eq!(progress.pv, vec![MOVES - 1]);
+        assert!(progress.playouts > LAZY_BLOCK as u64);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! Search Algorithm", 2009, the scheme of Fuego): every field is an atomic. A thread that
 //! expands a node first claims it ([`Tree::claim`]), reserves a block of the arena with one
 //! compare-and-swap ([`Tree::reserve`]), writes the children there, and only then publishes
-//! them with a release store of the parent's `first_child`; a reader that sees the children
+//! them with a release store of the parent's `children` word; a reader that sees the children
 //! (acquire load) sees them whole. Visits are counted with atomic adds, and at the start of
 //! a descent (a virtual loss: the playout counts as a loss until its reward arrives);
 //! reward sums are added by compare-and-swap; the AMAF statistics are read and written
@@ -22,7 +22,7 @@
 
 use std::marker::PhantomData;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize};
 use std::sync::atomic::{Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
 
 /// The index of a node in the arena. The root is always node 0, so 0 also means "no
@@ -39,8 +39,12 @@ pub use crate::moves::PackedMove;
 #[derive(Default)]
 pub struct AtomicNode {
     mv: AtomicU32,
-    /// First child in the arena; 0 while the node's children are not published.
-    first_child: AtomicU32,
+    /// The published children, one word so that a reader sees a first child and a count
+    /// that belong together even while another thread grows the node: the first child in
+    /// the arena (bits 0-31; 0 while there are none), the children written there (bits
+    /// 32-47) and the moves of the node's position (bits 48-63; more than the children
+    /// when the children are written lazily, best prior first: see [`Tree::grow`]).
+    children: AtomicU64,
     /// Playouts through the node, the ones in flight included (virtual loss).
     visits: AtomicU32,
     /// Prior value of the move for the parent's mover, f32 bits.
@@ -48,12 +52,19 @@ pub struct AtomicNode {
     /// Sum of rewards, f64 bits: a root child can see tens of millions of playouts, past the
     /// point where an f32 sum stops counting single rewards.
     value: AtomicU64,
-    child_count: AtomicU16,
     /// The winner with best play from here, or [`UNPROVEN`]; stored as its complement so
     /// that a zeroed node is unproven.
     not_proven: AtomicU8,
     /// Some thread has taken the expansion of this node.
     claimed: AtomicBool,
+    /// Some thread is growing this node's children (see [`Tree::grow`]).
+    growing: AtomicBool,
+}
+
+/// The packed `children` word of a node: `first` child, `count` written, `moves` in all.
+#[inline]
+fn pack_children(first: NodeId, count: usize, moves: usize) -> u64 {
+    first as u64 | (count as u64) << 32 | (moves as u64) << 48
 }
 
 impl AtomicNode {
@@ -84,15 +95,25 @@ impl AtomicNode {
     /// The published children (empty while there are none).
     #[inline]
     pub fn children(&self) -> Range<usize> {
-        let first = self.first_child.load(Acquire) as usize;
+        let word = self.children.load(Acquire);
+        let first = word as u32 as usize;
         if first == 0 {
             return 0..0;
         }
-        first..first + self.child_count.load(Relaxed) as usize
+        first..first + (word >> 32) as u16 as usize
     }
     #[inline]
     pub fn is_expanded(&self) -> bool {
-        self.first_child.load(Acquire) != 0
+        self.children.load(Acquire) as u32 != 0
+    }
+    /// The moves of the node's position that have no child yet (0 until it is expanded).
+    #[inline]
+    pub fn unwritten(&self) -> usize {
+        let word = self.children.load(Relaxed);
+        if word as u32 == 0 {
+            return 0;
+        }
+        ((word >> 48) as usize).saturating_sub((word >> 32) as u16 as usize)
     }
     /// Counts one more playout through the node; returns the count before.
     #[inline]
@@ -118,6 +139,7 @@ impl AtomicNode {
             mv: self.mv(),
             proven: self.proven(),
             child_count: children.len() as u16,
+            unwritten: self.unwritten() as u16,
             first_child: children.start as NodeId,
             visits: self.visits(),
             prior: self.prior(),
@@ -127,25 +149,26 @@ impl AtomicNode {
     /// Makes this (unpublished) slot a fresh node for `mv`.
     fn init(&self, mv: u32, prior: f32) {
         self.mv.store(mv, Relaxed);
-        self.first_child.store(0, Relaxed);
-        self.child_count.store(0, Relaxed);
+        self.children.store(0, Relaxed);
         self.visits.store(0, Relaxed);
         self.prior.store(prior.to_bits(), Relaxed);
         self.value.store(0, Relaxed);
         self.not_proven.store(!UNPROVEN, Relaxed);
         self.claimed.store(false, Relaxed);
+        self.growing.store(false, Relaxed);
     }
-    /// Copies `other`'s statistics into this unpublished slot, with its children at `first`.
+    /// Copies `other`'s statistics into this unpublished slot, with its children at `first`
+    /// (0: none; an unexpanded node is left unclaimed, so that it can be expanded).
     fn copy_from(&self, other: &AtomicNode, first: NodeId) {
         self.init(other.mv.load(Relaxed), other.prior());
         self.visits.store(other.visits(), Relaxed);
         self.value.store(other.value.load(Relaxed), Relaxed);
         self.not_proven
             .store(other.not_proven.load(Relaxed), Relaxed);
-        if first != 0 {
-            self.child_count
-                .store(other.child_count.load(Relaxed), Relaxed);
-            self.first_child.store(first, Relaxed);
+        let word = other.children.load(Acquire);
+        if first != 0 && word as u32 != 0 {
+            self.children
+                .store(word & !(u32::MAX as u64) | first as u64, Relaxed);
             self.claimed.store(true, Relaxed);
         }
     }
@@ -159,6 +182,8 @@ pub struct Node<M> {
     /// Proven result: the winner with best play from here, or [`UNPROVEN`].
     pub proven: u8,
     pub child_count: u16,
+    /// Moves of the node's position that have no child yet (see [`Tree::grow`]).
+    pub unwritten: u16,
     /// First child in the arena; 0 while the node is not expanded.
     pub first_child: NodeId,
     pub visits: u32,
@@ -360,12 +385,59 @@ impl<M: PackedMove> Tree<M> {
     }
 
     /// Makes the `count` slots from `first` the children of `parent`, for every thread at
-    /// once. Contract: the slots are written ([`Tree::add_children`]); the caller claimed the
-    /// parent.
-    pub fn publish(&self, parent: NodeId, first: NodeId, count: usize) {
-        let p = &self.nodes[parent as usize];
-        p.child_count.store(count as u16, Relaxed);
-        p.first_child.store(first, Release);
+    /// once; the parent's position has `moves` moves in all (`count` when every move has its
+    /// child). Contract: the slots are written ([`Tree::add_children`]); the caller claimed
+    /// the parent; `count <= moves <= u16::MAX`.
+    pub fn publish(&self, parent: NodeId, first: NodeId, count: usize, moves: usize) {
+        debug_assert!(count <= moves && moves <= u16::MAX as usize);
+        self.nodes[parent as usize]
+            .children
+            .store(pack_children(first, count, moves), Release);
+    }
+
+    /// Takes the growing of `node`'s children for the calling thread: true for one caller
+    /// until it calls [`Tree::end_growth`].
+    #[inline]
+    pub fn claim_growth(&self, node: NodeId) -> bool {
+        !self.nodes[node as usize].growing.swap(true, Acquire)
+    }
+
+    pub fn end_growth(&self, node: NodeId) {
+        self.nodes[node as usize].growing.store(false, Release);
+    }
+
+    /// Copies the children of `node` into a new block of `moves.len()` slots, whose first
+    /// slots they take (with their statistics and subtrees), writes fresh children for the
+    /// rest of `moves` after them, and returns the block's first slot, unpublished (the old
+    /// block stays in the arena, unused); `None` when it does not fit.
+    ///
+    /// Contract: the caller claimed the growth; `moves` starts with the node's children's
+    /// moves in their order. With several threads, a playout that updates an old child while
+    /// it is copied may be lost, as the AMAF updates may (see the module's notes); the
+    /// subtree below the child still counts it, so there a child may show a few playouts
+    /// fewer than its children together.
+    pub fn grow(
+        &self,
+        node: NodeId,
+        moves: &[M],
+        key: impl Fn(M) -> usize,
+        priors: &[f32],
+    ) -> Option<NodeId> {
+        let old = self.nodes[node as usize].children();
+        debug_assert!(old.len() <= moves.len());
+        let first = self.reserve(moves.len())?;
+        for (i, o) in old.clone().enumerate() {
+            let slot = first as usize + i;
+            debug_assert!(self.nodes[o].mv::<M>() == moves[i]);
+            let grandchildren = self.nodes[o].children().start as NodeId;
+            self.nodes[slot].copy_from(&self.nodes[o], grandchildren);
+            self.amaf[slot].copy_from(&self.amaf[o]);
+        }
+        for (i, &mv) in moves.iter().enumerate().skip(old.len()) {
+            let prior = priors.get(i).copied().unwrap_or(0.5);
+            self.init_child(first + i as NodeId, mv, key(mv), prior);
+        }
+        Some(first)
     }
 
     /// Writes one unpublished child for each move, with its AMAF key and prior (0.5 where
@@ -448,7 +520,7 @@ mod tests {
     fn expand(t: &Tree<u16>, parent: NodeId, moves: &[u16], priors: &[f32]) -> bool {
         match t.add_children(moves, key, priors) {
             Some(first) => {
-                t.publish(parent, first, moves.len());
+                t.publish(parent, first, moves.len(), moves.len());
                 true
             }
             None => false,
@@ -484,6 +556,43 @@ mod tests {
         assert_eq!(t.len(), 1);
         assert!(!t.root().is_expanded());
         assert!(t.claim(0), "a cleared root can be expanded again");
+    }
+
+    #[test]
+    fn growing_keeps_the_children_and_writes_the_others_after_them() {
+        let mut t: Tree<u16> = Tree::new(100);
+        assert!(t.claim(0));
+        // Two children written of four moves.
+        let first = t.add_children(&[1, 2], key, &[0.9, 0.8]).unwrap();
+        t.publish(0, first, 2, 4);
+        assert_eq!((t.root().child_count, t.root().unwritten), (2, 2));
+        let two = t.child(0, 2).unwrap();
+        t.at(two).visits.store(5, Relaxed);
+        t.amaf[two as usize].add(3.0, 1.0);
+        let first = t.add_children(&[7], key, &[]).unwrap();
+        t.publish(two, first, 1, 3);
+        assert!(
+            t.claim_growth(0) && !t.claim_growth(0),
+            "one growth at a time"
+        );
+        let first = t.grow(0, &[1, 2, 3], key, &[0.9, 0.8, 0.7]).unwrap();
+        t.publish(0, first, 3, 4);
+        t.end_growth(0);
+        assert!(t.claim_growth(0), "free again");
+        t.end_growth(0);
+        assert_eq!((t.root().child_count, t.root().unwritten), (3, 1));
+        let moved = t.child(0, 2).unwrap();
+        assert_ne!(moved, two, "a new block");
+        assert_eq!(t.get(moved).visits, 5);
+        assert_eq!(t.amaf[moved as usize].visits(), 3.0);
+        assert_eq!(t.amaf[moved as usize].key(), 2);
+        assert!(t.child(moved, 7).is_some(), "the subtree comes along");
+        let three = t.get(t.child(0, 3).unwrap());
+        assert_eq!((three.prior, three.visits), (0.7, 0));
+        assert_eq!(t.amaf[t.child(0, 3).unwrap() as usize].key(), 3);
+        // Re-rooting keeps what a node has still to write.
+        assert!(t.reroot(&[2]));
+        assert_eq!((t.root().child_count, t.root().unwritten), (1, 2));
     }
 
     #[test]

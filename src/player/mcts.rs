@@ -141,6 +141,7 @@ impl MctsOptions {
             "ancestor_amaf" => s.ancestor_amaf = number()?.max(0.0),
             "ancestor_flip" => s.ancestor_flip = flag()?,
             "widen" => s.widen = number()?.max(0.0),
+            "lazy_children" => s.lazy_children = flag()?,
             "memo_span" => s.memo_span = number()?.max(0.0) as u32,
             "memo_visits" => s.memo_visits = number()?.max(0.0) as u32,
             "leaf_playouts" => s.leaf_playouts = number()?.clamp(1.0, 64.0) as u32,
