@@ -433,10 +433,7 @@ impl<M: PackedMove> Tree<M> {
             self.nodes[slot].copy_from(&self.nodes[o], grandchildren);
             self.amaf[slot].copy_from(&self.amaf[o]);
         }
-        for (i, &mv) in moves.iter().enumerate().skip(old.len()) {
-            let prior = priors.get(i).copied().unwrap_or(0.5);
-            self.init_child(first + i as NodeId, mv, key(mv), prior);
-        }
+        self.write_children(first, old.len(), moves, key, priors);
         Some(first)
     }
 
@@ -450,11 +447,25 @@ impl<M: PackedMove> Tree<M> {
         priors: &[f32],
     ) -> Option<NodeId> {
         let first = self.reserve(moves.len())?;
-        for (i, &mv) in moves.iter().enumerate() {
+        self.write_children(first, 0, moves, key, priors);
+        Some(first)
+    }
+
+    /// Writes a fresh child for each of `moves` from index `from` on, at slot `first + i`,
+    /// with its AMAF key and prior (0.5 where `priors` is short). Contract: the slots came
+    /// from [`Tree::reserve`] and are not published.
+    fn write_children(
+        &self,
+        first: NodeId,
+        from: usize,
+        moves: &[M],
+        key: impl Fn(M) -> usize,
+        priors: &[f32],
+    ) {
+        for (i, &mv) in moves.iter().enumerate().skip(from) {
             let prior = priors.get(i).copied().unwrap_or(0.5);
             self.init_child(first + i as NodeId, mv, key(mv), prior);
         }
-        Some(first)
     }
 
     /// The child of `parent` reached by `mv`, if the parent is expanded.
