@@ -91,9 +91,11 @@ impl<M: PackedMove> Searcher<M> {
         if self.features.tt {
             if let Some(e) = self.tt.probe(key) {
                 tt_move = Some(e.mv);
-                // Entries of width-pruned iterations must not cut an exact one.
+                // Entries of width-pruned iterations must not cut an exact one. No cut-off
+                // inside the root player's turn: a cut leaves the line there empty, and the
+                // table, which lazy SMP helpers overwrite, might not complete the turn.
                 let trusted = !self.exact || self.features.width == 0;
-                if ply > 0 && e.depth as i32 >= depth && trusted {
+                if ply >= self.root_turn_plies && e.depth as i32 >= depth && trusted {
                     let cut = match e.bound {
                         Bound::Exact => true,
                         Bound::Lower => e.value >= beta,

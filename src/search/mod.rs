@@ -145,6 +145,9 @@ pub struct Searcher<M> {
     start: Instant,
     limits: SearchLimits,
     root_player: usize,
+    /// Plies of the root player's turn still to play at the root: table cut-offs wait until
+    /// they are all played, so that the search's own line holds a whole first turn.
+    root_turn_plies: usize,
     exact: bool,
     /// An iteration has finished, so a node limit may stop the search.
     can_stop: bool,
@@ -192,6 +195,7 @@ impl<M: PackedMove> Searcher<M> {
                 nodes: None,
             },
             root_player: 0,
+            root_turn_plies: 1,
             exact: false,
             stop: None,
             first_depth: 1,
@@ -245,6 +249,7 @@ impl<M: PackedMove> Searcher<M> {
         self.stopped = false;
         self.can_stop = false;
         self.root_player = pos.mover();
+        self.root_turn_plies = turn_plies(pos);
         if self.history.len() != pos.move_slots() {
             self.history = vec![0; pos.move_slots()];
         }
@@ -348,4 +353,25 @@ impl<M: PackedMove> Searcher<M> {
     fn uses_clock(&self) -> bool {
         self.limits.depth.is_none() && self.limits.nodes.is_none()
     }
+}
+
+/// The plies from `pos` to the end of the current turn (or of the game), found by playing
+/// the first legal move of each ply and taking them back.
+fn turn_plies<P: Position>(pos: &mut P) -> usize {
+    let mut played = 0;
+    let mut moves = Vec::new();
+    loop {
+        moves.clear();
+        pos.moves(&mut moves);
+        let Some(&m) = moves.first() else { break };
+        pos.play(m);
+        played += 1;
+        if pos.at_boundary() {
+            break;
+        }
+    }
+    for _ in 0..played {
+        pos.undo();
+    }
+    played.max(1)
 }
