@@ -14,6 +14,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod games;
+pub mod huge_pages;
 pub mod mcts;
 pub mod moves;
 pub mod player;

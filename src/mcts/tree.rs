@@ -293,6 +293,11 @@ pub const fn node_bytes() -> usize {
 fn zeroed<T>(len: usize) -> Box<[T]> {
     // SAFETY: `T` is AtomicNode or Amaf, structs of integer atomics, which have the same
     // in-memory representation as the integers and are valid at zero.
+    //
+    // Not backed by huge pages (`crate::huge_pages`): on the 2-core virtual machine a fresh
+    // tree then grew about half as fast (side 10, the first turns at 1 s: 26,000 playouts
+    // against 49,000; kernel time 1.9 s against 0.4 s for two games of ten turns), for 2 to
+    // 5 % more playouts once the pages were in use.
     unsafe { Box::<[T]>::new_zeroed_slice(len).assume_init() }
 }
 

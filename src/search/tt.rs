@@ -88,6 +88,7 @@ impl<M: PackedMove> TranspositionTable<M> {
         while len > 1024 && slots.try_reserve_exact(len).is_err() {
             len /= 2;
         }
+        crate::huge_pages::advise(&slots.spare_capacity_mut()[..len]);
         slots.resize_with(len, Slot::default);
         if len < wanted / 2 {
             log::warn!("transposition table reduced to {} MiB", (len * entry) >> 20);
