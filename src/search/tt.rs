@@ -88,7 +88,9 @@ impl<M: PackedMove> TranspositionTable<M> {
         while len > 1024 && slots.try_reserve_exact(len).is_err() {
             len /= 2;
         }
-        crate::huge_pages::advise(&slots.spare_capacity_mut()[..len]);
+        // The capacity reserved above (none if every reservation failed and the table fell
+        // back to its smallest size, which `resize_with` then allocates unadvised).
+        crate::huge_pages::advise(slots.spare_capacity_mut());
         slots.resize_with(len, Slot::default);
         if len < wanted / 2 {
             log::warn!("transposition table reduced to {} MiB", (len * entry) >> 20);
