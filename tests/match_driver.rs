@@ -997,3 +997,59 @@ fn hexed_matches_draw_a_start_for_each_game_pair_when_asked() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--random-start is for hexed"));
 }
+
+/// Ctrl-C stops the match at once with the summary so far, exit status 130; the engines it
+/// killed in the middle of a turn are still measured (their peak memory is read before the
+/// kill: once reaped, `/proc` no longer knows them).
+#[test]
+fn ctrl_c_stops_the_match_and_still_measures_the_engines_it_killed() {
+    use std::io::{BufRead, BufReader};
+    // Both engines hang at their first genmove, well within the 30 s turn: the match is
+    // stopped in the middle of a turn, and every engine process is killed.
+    let a = format!("{FAKE} --seed 1 --name a --hang-at 1");
+    let b = format!("{FAKE} --seed 2 --name b --hang-at 1");
+    let mut child = Command::new(MATCH)
+        .args(["--engine", &a, "--engine", &b, "--games", "2"])
+        .args(["--movetime", "30", "--size", "3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run omega-match");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut stdout = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        stdout += &line;
+        stdout.push('\n');
+        if line.starts_with("Started game 1 of 2") {
+            break;
+        }
+    }
+    // Time for the driver to send the genmove the engine hangs on.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    for line in lines {
+        stdout += &line.unwrap();
+        stdout.push('\n');
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    assert!(
+        stdout.contains("Match interrupted after 0 games"),
+        "{stdout}"
+    );
+    let memory = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Peak memory: "))
+        .unwrap_or_else(|| panic!("a Peak memory line: {stdout}"));
+    for (name, figure) in memory.split(", ").map(|e| e.split_once(' ').unwrap()) {
+        assert!(name == "a" || name == "b", "{memory}");
+        let mib: f64 = figure.trim_end_matches(" MiB").parse().expect(memory);
+        assert!(mib > 0.0, "{memory}");
+    }
+    assert_eq!(memory.split(", ").count(), 2, "{memory}");
+}

@@ -67,6 +67,11 @@ pub struct EngineProc {
     /// False once the engine is known to be dead, hung or killed.
     healthy: bool,
     stderr: Arc<Mutex<StderrTail>>,
+    /// The peak memory read just before the driver killed the process: once it is reaped
+    /// `/proc` no longer knows it (and its id may belong to another process).
+    peak_kib_at_kill: Option<u64>,
+    /// True once the driver has killed and reaped the process.
+    reaped: bool,
 }
 
 /// How often a wait looks at the stop flag.
@@ -124,6 +129,8 @@ impl EngineProc {
             lines: rx,
             healthy: true,
             stderr,
+            peak_kib_at_kill: None,
+            reaped: false,
         })
     }
 
@@ -155,9 +162,18 @@ impl EngineProc {
         }
     }
 
-    /// The engine's peak resident memory so far, in KiB (`VmHWM` of `/proc/PID/status`):
-    /// `None` once the process has been reaped, or where `/proc` does not say.
+    /// The engine's peak resident memory so far, in KiB (`VmHWM` of `/proc/PID/status`).
+    /// After [`EngineProc::kill`], the figure read just before the kill, so that the engines
+    /// a stopped match (Ctrl-C, a decided SPRT) or a time-out killed are still measured.
+    /// `None` where `/proc` does not say, and for a process that ended on its own.
     pub fn peak_memory_kib(&self) -> Option<u64> {
+        if self.reaped {
+            return self.peak_kib_at_kill;
+        }
+        self.read_peak_memory_kib()
+    }
+
+    fn read_peak_memory_kib(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
         let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
         line.split_whitespace().nth(1)?.parse().ok()
@@ -268,11 +284,17 @@ impl EngineProc {
         "output closed".to_string()
     }
 
+    /// Kills the process and reaps it, keeping its peak memory for
+    /// [`EngineProc::peak_memory_kib`].
     pub fn kill(&mut self) {
         self.healthy = false;
         self.stdin = None;
+        if !self.reaped {
+            self.peak_kib_at_kill = self.read_peak_memory_kib();
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.reaped = true;
     }
 
     /// Sends `quit`, gives the engine a moment to leave, then makes sure it is gone.

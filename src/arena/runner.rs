@@ -614,7 +614,12 @@ pub fn run(mut config: Config, interrupt: Arc<AtomicBool>) -> i32 {
             .names
             .iter()
             .zip(&peaks)
-            .map(|(n, &k)| format!("{n} {:.1} MiB", k as f64 / 1024.0))
+            .map(|(n, &k)| match k {
+                // Every process of this engine ended on its own (a crash) or `/proc` was
+                // silent: an unknown figure, not a zero.
+                0 => format!("{n} unknown"),
+                _ => format!("{n} {:.1} MiB", k as f64 / 1024.0),
+            })
             .collect();
         out.line(&format!("Peak memory: {}", list.join(", ")));
     }
