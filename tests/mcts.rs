@@ -665,13 +665,23 @@ fn a_proven_loss_is_played_on_without_proofs() {
 
 /// The legal moves of `game` and the priors `config` gives them, one a move.
 fn legal_moves_and_priors(game: &mut Game, config: PlayoutConfig) -> (Vec<Cell>, Vec<f32>) {
+    let (moves, out) = moves_and_priors(game, config);
+    assert_eq!(out.len(), moves.len());
+    (moves, out)
+}
+
+/// The priors `config` gives the legal moves of `game`: one a move, or none at all.
+fn legal_moves_and_priors_or_none(game: &mut Game, config: PlayoutConfig) -> Vec<f32> {
+    moves_and_priors(game, config).1
+}
+
+fn moves_and_priors(game: &mut Game, config: PlayoutConfig) -> (Vec<Cell>, Vec<f32>) {
     use omega::mcts::MctsPosition;
     let mut scratch = Scratch::new(game);
     let mut tree = OmegaTree::new(game, &mut scratch, config);
     let (mut moves, mut out) = (Vec::new(), Vec::new());
     tree.moves(&mut moves);
     tree.priors(&moves, &mut out);
-    assert_eq!(out.len(), moves.len());
     (moves, out)
 }
 
@@ -716,6 +726,38 @@ fn pattern_priors_follow_their_power_colour_by_colour() {
         game.place(game.empties()[0]);
     }
     assert_eq!(own_plies, 1);
+}
+
+/// `pattern_prior_players`: the pattern priors (fitted to 2-player games) are given only in
+/// games of at most that many players; above it no child gets a prior. The default player
+/// uses them with 2 and 3 players, not with 4.
+#[test]
+fn pattern_priors_stop_above_their_number_of_players() {
+    let priors = |game: &mut Game, limit: usize| {
+        let config = PlayoutConfig {
+            pattern_prior: 2.0,
+            pattern_prior_players: limit,
+            ..PlayoutConfig::default()
+        };
+        legal_moves_and_priors_or_none(game, config)
+    };
+    for players in 2..=4 {
+        let mut game = position(6, players, 2, 5);
+        for limit in 2..=4 {
+            let out = priors(&mut game, limit);
+            if players <= limit {
+                assert_eq!(
+                    out.len(),
+                    game.empties().len(),
+                    "{players} players, {limit}"
+                );
+            } else {
+                assert!(out.is_empty(), "{players} players, limit {limit}");
+            }
+        }
+    }
+    let default = omega::player::MctsOptions::strong().playout;
+    assert_eq!(default.pattern_prior_players, 3);
 }
 
 /// `near_last_own` / `near_last_other`: a cell next to a stone of the previous turn has its
