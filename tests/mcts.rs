@@ -670,11 +670,7 @@ fn legal_moves_and_priors(game: &mut Game, config: PlayoutConfig) -> (Vec<Cell>,
     (moves, out)
 }
 
-/// The priors `config` gives the legal moves of `game`: one a move, or none at all.
-fn legal_moves_and_priors_or_none(game: &mut Game, config: PlayoutConfig) -> Vec<f32> {
-    moves_and_priors(game, config).1
-}
-
+/// The legal moves of `game` and the priors `config` gives them: one a move, or none at all.
 fn moves_and_priors(game: &mut Game, config: PlayoutConfig) -> (Vec<Cell>, Vec<f32>) {
     use omega::mcts::MctsPosition;
     let mut scratch = Scratch::new(game);
@@ -739,7 +735,7 @@ fn pattern_priors_stop_above_their_number_of_players() {
             pattern_prior_players: limit,
             ..PlayoutConfig::default()
         };
-        legal_moves_and_priors_or_none(game, config)
+        moves_and_priors(game, config).1
     };
     for players in 2..=4 {
         let mut game = position(6, players, 2, 5);
