@@ -244,26 +244,45 @@ pub fn run(args: &[String]) -> ExitCode {
 }
 
 /// `omega learn-patterns FILE...`: fits the pattern gammas to the games of the given
-/// transcripts and prints them as the source of `src/playout/pattern_weights.rs`.
+/// transcripts and prints them as the source of the table for their number of players
+/// (`src/playout/pattern_weights.rs` for 2, `pattern_weights_3p.rs`, `pattern_weights_4p.rs`).
+/// Contract: every game has the same number of players (a table serves one number).
 fn learn_patterns(files: &[String]) -> ExitCode {
     if files.is_empty() {
         eprintln!("usage: omega learn-patterns FILE...   (game transcripts, e.g. match records)");
         return ExitCode::from(2);
     }
     let mut choices = crate::playout::Choices::default();
+    let mut players = None;
     for file in files {
         let game = std::fs::read_to_string(file)
             .map_err(|e| e.to_string())
             .and_then(|text| crate::transcript::read(&text).map_err(|e| e.to_string()));
-        match game {
-            Ok(game) => choices.add_game(&game),
+        let game = match game {
+            Ok(game) => game,
             Err(e) => {
                 eprintln!("omega: {file}: {e}");
                 return ExitCode::FAILURE;
             }
+        };
+        match players {
+            Some(p) if p != game.players() => {
+                eprintln!(
+                    "omega: {file}: a game of {} players among games of {p}: a table is learnt from games of one number of players",
+                    game.players()
+                );
+                return ExitCode::FAILURE;
+            }
+            _ => players = Some(game.players()),
         }
+        choices.add_game(&game);
     }
-    let about = format!("{} games, {} stones", files.len(), choices.len());
+    let about = format!(
+        "{} games of {} players, {} stones",
+        files.len(),
+        players.unwrap_or(2),
+        choices.len()
+    );
     eprintln!("omega: learning from {about}");
     let gammas = choices.fit(LEARNING_ROUNDS);
     print!("{}", crate::playout::to_source(&gammas, &about));

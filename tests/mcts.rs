@@ -724,9 +724,9 @@ fn pattern_priors_follow_their_power_colour_by_colour() {
     assert_eq!(own_plies, 1);
 }
 
-/// `pattern_prior_players`: the pattern priors (fitted to 2-player games) are given only in
+/// `pattern_prior_players`: the pattern priors are given only in
 /// games of at most that many players; above it no child gets a prior. The default player
-/// uses them with 2 and 3 players, not with 4.
+/// uses them with every number of players, each with the table learnt from its games.
 #[test]
 fn pattern_priors_stop_above_their_number_of_players() {
     let priors = |game: &mut Game, limit: usize| {
@@ -753,7 +753,7 @@ fn pattern_priors_stop_above_their_number_of_players() {
         }
     }
     let default = omega::player::MctsOptions::strong().playout;
-    assert_eq!(default.pattern_prior_players, 3);
+    assert_eq!(default.pattern_prior_players, 4);
 }
 
 /// `near_last_own` / `near_last_other`: a cell next to a stone of the previous turn has its

@@ -104,7 +104,6 @@ impl MctsOptions {
             },
             playout: PlayoutConfig {
                 pattern_prior: 2.0,
-                pattern_prior_players: 3,
                 near_last_own: 1.3,
                 near_last_other: 1.5,
                 ..PlayoutConfig::default()

@@ -187,7 +187,8 @@ fn fit_model(choices: &[Choice], rounds: usize) -> Gammas {
     }
 }
 
-/// The gammas as the Rust source of `pattern_weights.rs`: one line a class, with its code.
+/// The gammas as the Rust source of a table (`pattern_weights.rs` for 2 players,
+/// `pattern_weights_3p.rs`, `pattern_weights_4p.rs`): one line a class, with its code.
 pub fn to_source(gammas: &[Gammas; 2], about: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(

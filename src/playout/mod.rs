@@ -5,6 +5,8 @@
 mod learn;
 mod pattern;
 mod pattern_weights;
+mod pattern_weights_3p;
+mod pattern_weights_4p;
 mod policy;
 mod reply;
 mod score;
@@ -54,10 +56,11 @@ pub struct PlayoutConfig {
     /// The power for the stones of another player's colour, when it differs (0 = the same
     /// as `pattern_prior`): the two colours' gammas come from two models fitted apart.
     pub pattern_prior_other: f32,
-    /// The pattern priors are used only in games of at most this many players. The gammas
-    /// were fitted to 2-player games: with 4 players (side 6, 10,000 playouts a turn, one
-    /// seat against three `mcts-plain`, 400 games) the default won 68 with them and 98
-    /// without, with 3 players they still helped (side 5, 1200 games: 272 against 237).
+    /// The pattern priors are used only in games of at most this many players (an
+    /// experiment's switch: each number of players has its own learnt table, see
+    /// `pattern.rs`). With 4 players, side 6, 10,000 playouts a turn, one seat against three
+    /// `mcts-plain`, 400 games, the default won 68 with the 2-player table, 98 without
+    /// priors, and 132 with the table learnt from 4-player games.
     pub pattern_prior_players: usize,
     /// The patterns' priors are taken relative to the geometric mean of the gammas of the
     /// position's moves, `g^a / (g^a + mean^a)`, so that a move as good as the average one
@@ -278,8 +281,9 @@ impl MctsPosition for OmegaTree<'_> {
             board.extend_from_slice(self.game.stone_indices());
             board.push(OFF_BOARD);
             let colour = self.game.next_stone_colour().index() as u8;
-            let model = &pattern::gammas()[usize::from(!own)];
-            let sizes = pattern::size_gammas().map(|t| &t[usize::from(!own)]);
+            let players = self.game.players();
+            let model = &pattern::gammas(players)[usize::from(!own)];
+            let sizes = pattern::size_gammas(players).map(|t| &t[usize::from(!own)]);
             let states = pattern::states(colour);
             debug_assert_eq!(board.len(), n + 1);
             for &m in moves {

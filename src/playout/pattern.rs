@@ -11,7 +11,7 @@
 //! not). A cell's gamma is the product of its ring's and its size class's (Coulom's teams).
 
 use super::next_stone;
-use super::pattern_weights::{GAMMAS, SIZE_GAMMAS};
+use super::{pattern_weights, pattern_weights_3p, pattern_weights_4p};
 use crate::board::{Board, Cell, Coord};
 use crate::game::{Game, MAX_PLAYERS, NO_STONE};
 use std::sync::OnceLock;
@@ -90,14 +90,44 @@ fn reflect(code: u16) -> u16 {
     (0..6).fold(0, |acc, i| acc | (state(code, i) << (2 * ((6 - i) % 6))))
 }
 
-/// The learnt gammas of every code: `[own stone, opponent's stone][code]`.
-pub fn gammas() -> &'static [[f32; CODES]; 2] {
-    static TABLE: OnceLock<Box<[[f32; CODES]; 2]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
+/// A learnt table: the (class, own gamma, opponent's gamma) of the ring classes, and the
+/// (own, opponent's) gammas of the size classes.
+type Table = (
+    &'static [(u16, f32, f32)],
+    &'static [(f32, f32); SIZE_CLASSES],
+);
+
+/// The tables learnt from games of 2, 3 and 4 players: what a good placement looks like
+/// changes with the players (with 4, three stones of a turn go to opponents, each of whom has
+/// two others to fear), and the 2-player gammas measured worse than none with 4 players.
+const TABLES: [Table; 3] = [
+    (&pattern_weights::GAMMAS, &pattern_weights::SIZE_GAMMAS),
+    (
+        &pattern_weights_3p::GAMMAS,
+        &pattern_weights_3p::SIZE_GAMMAS,
+    ),
+    (
+        &pattern_weights_4p::GAMMAS,
+        &pattern_weights_4p::SIZE_GAMMAS,
+    ),
+];
+
+/// The index in [`TABLES`] of a game of `players` (2 to 4; others take the nearest).
+fn table_index(players: usize) -> usize {
+    players.clamp(2, 4) - 2
+}
+
+/// The learnt gammas of every code for games of `players`: `[own stone, opponent's
+/// stone][code]`.
+pub fn gammas(players: usize) -> &'static [[f32; CODES]; 2] {
+    static BUILT: [OnceLock<Box<[[f32; CODES]; 2]>>; 3] = [const { OnceLock::new() }; 3];
+    let index = table_index(players);
+    BUILT[index].get_or_init(|| {
         let mut t = Box::new([[1.0; CODES]; 2]);
+        let classes = TABLES[index].0;
         for code in 0..CODES {
             let class = canonical(code as u16);
-            if let Some(&(_, own, opp)) = GAMMAS.iter().find(|g| g.0 == class) {
+            if let Some(&(_, own, opp)) = classes.iter().find(|g| g.0 == class) {
                 t[0][code] = own;
                 t[1][code] = opp;
             }
@@ -126,22 +156,18 @@ pub fn size_class(game: &Game, cell: Cell, colour: u8) -> usize {
     }
 }
 
-/// The learnt gammas of the size classes, `[own stone, opponent's stone][class]`, or `None`
-/// when they are all 1 (no size model learnt), so that the priors need not compute the
-/// classes.
-pub fn size_gammas() -> Option<&'static [[f32; SIZE_CLASSES]; 2]> {
-    static TABLE: OnceLock<Option<[[f32; SIZE_CLASSES]; 2]>> = OnceLock::new();
-    TABLE
+/// The learnt gammas of the size classes for games of `players`, `[own stone, opponent's
+/// stone][class]`, or `None` when they are all 1 (no size model learnt), so that the priors
+/// need not compute the classes.
+pub fn size_gammas(players: usize) -> Option<&'static [[f32; SIZE_CLASSES]; 2]> {
+    type Sizes = Option<[[f32; SIZE_CLASSES]; 2]>;
+    static BUILT: [OnceLock<Sizes>; 3] = [const { OnceLock::new() }; 3];
+    let index = table_index(players);
+    BUILT[index]
         .get_or_init(|| {
-            let uniform = SIZE_GAMMAS
-                .iter()
-                .all(|&(own, opp)| own == 1.0 && opp == 1.0);
-            (!uniform).then(|| {
-                [
-                    SIZE_GAMMAS.map(|(own, _)| own),
-                    SIZE_GAMMAS.map(|(_, opp)| opp),
-                ]
-            })
+            let sizes = TABLES[index].1;
+            let uniform = sizes.iter().all(|&(own, opp)| own == 1.0 && opp == 1.0);
+            (!uniform).then(|| [sizes.map(|(own, _)| own), sizes.map(|(_, opp)| opp)])
         })
         .as_ref()
 }
@@ -179,7 +205,7 @@ pub fn fill(
     candidates: usize,
     rng: &mut crate::mcts::FastRng,
 ) {
-    let table = gammas();
+    let table = gammas(players);
     let len = empties.len();
     let mut drawn = [(0usize, 0f32); 16];
     let candidates = candidates.min(drawn.len());
@@ -222,6 +248,30 @@ mod tests {
         let classes: std::collections::BTreeSet<u16> = (0..CODES as u16).map(canonical).collect();
         // Burnside: (4^6 + 2*4 + 2*16 + 64 + 3*256 + 3*64) / 12 = 430 classes.
         assert_eq!(classes.len(), 430);
+    }
+
+    /// Each number of players reads its own table: a game of 4 players must not get the
+    /// gammas of 2-player games (they measured worse than no priors there). Counts outside
+    /// 2..=4 take the nearest table.
+    #[test]
+    fn each_number_of_players_reads_its_own_table() {
+        let differ = |a: &[[f32; CODES]; 2], b: &[[f32; CODES]; 2]| {
+            (0..CODES).any(|c| a[0][c] != b[0][c] || a[1][c] != b[1][c])
+        };
+        assert!(differ(gammas(2), gammas(3)));
+        assert!(differ(gammas(2), gammas(4)));
+        assert!(differ(gammas(3), gammas(4)));
+        assert!(!differ(gammas(1), gammas(2)));
+        assert!(!differ(gammas(5), gammas(4)));
+        // Read straight from the generated sources: class 0 (six empty neighbours).
+        assert_eq!(gammas(4)[0][0], pattern_weights_4p::GAMMAS[0].1);
+        assert_eq!(gammas(3)[1][0], pattern_weights_3p::GAMMAS[0].2);
+        // The 2-player table has no size model; the 4-player one has.
+        assert!(size_gammas(2).is_none());
+        assert_eq!(
+            size_gammas(4).map(|t| t[0][1]),
+            Some(pattern_weights_4p::SIZE_GAMMAS[1].0)
+        );
     }
 
     #[test]
