@@ -89,8 +89,9 @@ impl MctsOptions {
     /// together (+36.6 ± 34.4 Elo at equal time): a leaf expanded on its second visit
     /// instead of its third, the inherited AMAF capped at 100 playouts instead of 50, and
     /// the gamma of a cell next to the previous turn's stones times 1.3 (a stone of the
-    /// placing player's colour) or 1.5 (another colour). The pattern priors only with 2
-    /// and 3 players: with 4 they cost the default its fair share against `mcts-plain`.
+    /// placing player's colour) or 1.5 (another colour). The priors come from the pattern
+    /// table of the game's number of players (the 2-player table cost the default its fair
+    /// share with 4 players; the 4-player table won it back and more at equal playouts).
     pub fn strong() -> MctsOptions {
         MctsOptions {
             play_on: true,
