@@ -158,12 +158,19 @@ fn lazy_options() -> MctsOptions {
     options
 }
 
+/// The default with priors centred on the mover's mean reward (`prior_mean`).
+fn mean_options() -> MctsOptions {
+    let mut options = MctsOptions::strong();
+    options.search.prior_mean = true;
+    options
+}
+
 #[test]
 fn two_player_endgames_are_proven_for_the_right_side() {
     for seed in 0..10 {
         let mut game = position(3, 2, 5, seed);
         let white_wins = forced_win(&mut game, Colour::White);
-        for options in [MctsOptions::strong(), lazy_options()] {
+        for options in [MctsOptions::strong(), lazy_options(), mean_options()] {
             let proven = search(&mut game, &options, 300_000, seed);
             assert_eq!(proven, Some(if white_wins { 0 } else { 1 }), "seed {seed}");
         }

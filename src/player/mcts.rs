@@ -137,6 +137,7 @@ impl MctsOptions {
             "rave_equivalence" => s.rave_equivalence = number()?.max(1e-3),
             "prior_visits" => s.prior_visits = number()?.max(0.0),
             "prior_rave_visits" => s.prior_rave_visits = number()?.max(0.0),
+            "prior_mean" => s.prior_mean = flag()?,
             "first_play_urgency" => s.first_play_urgency = number()?,
             "expand_visits" => s.expand_visits = number()?.max(0.0) as u32,
             "solver" => s.solver = flag()?,
