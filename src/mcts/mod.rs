@@ -281,6 +281,9 @@ struct Worker<M> {
     reward_count: f32,
     /// The selection memos, a direct-mapped table by node.
     memos: Vec<Memo>,
+    /// Selection's scratch: the children's statistics as columns, and their scores.
+    columns: EdgeStats,
+    scores: Vec<f32>,
     /// A batch of playouts from one leaf (see [`MctsConfig::leaf_playouts`]): by AMAF key
     /// and tag, the playouts that ended with the tag there, then each player's reward summed
     /// over them ([`BATCH_STRIDE`] numbers a key and tag).
@@ -299,8 +302,8 @@ struct Memo {
     /// The chosen child, and the node's visits up to which it may be taken again.
     child: NodeId,
     until: u32,
-    /// The runner-up's score at the scan, a fraction as `select` keeps them.
-    runner_up: (f32, f32),
+    /// The runner-up's score at the scan.
+    runner_up: f32,
 }
 
 /// Entries of the memo table (a power of two).
@@ -646,6 +649,8 @@ impl<M: PackedMove> Worker<M> {
             reward_sums: [0.0; MAX_PLAYERS],
             reward_count: 0.0,
             memos: Vec::new(),
+            columns: EdgeStats::default(),
+            scores: Vec::new(),
             batch: Vec::new(),
         }
     }
@@ -870,6 +875,7 @@ impl<M: PackedMove> Worker<M> {
                 self.grow(mcts, pos, node);
             }
             let child = self.select(mcts, node, mover);
+            tree.prefetch_children(child);
             let c = tree.at(child);
             visits_before = c.add_visit();
             pos.play(c.mv());
@@ -1035,46 +1041,26 @@ impl<M: PackedMove> Worker<M> {
         } else {
             c.exploration
         };
-        let explore = if exploration > 0.0 {
-            exploration * ((parent_visits as f32).ln()).sqrt()
-        } else {
-            0.0
-        };
-        let inv_k = if c.rave {
-            1.0 / c.rave_equivalence
-        } else {
-            0.0
-        };
-        let rave = if c.rave { 1.0 } else { 0.0 };
-        // Exploration and progressive bias add terms outside the fraction; without them a
-        // score stays a fraction (decided once a selection, not once a child).
-        let additive = explore > 0.0 || c.prior_bias > 0.0;
-        // Scores are kept as fractions `(numerator, denominator)` with a positive
-        // denominator and compared by cross-multiplying, `a / b > c / d` as `a d > c b`: by
-        // perf (side 5), selection is over 40 % of a search and the division a child was its
-        // costliest instruction.
-        let better = |(a, b): (f32, f32), (c, d): (f32, f32)| a * d > c * b;
-        let score = |child: &AtomicNode, a: &Amaf| {
-            let visits = child.visits() as f32;
-            let n = visits + c.prior_visits;
-            let prior = child.prior();
-            let v = child.value() as f32 + c.prior_visits * prior;
-            let m = rave * (a.visits() + c.prior_rave_visits);
-            let r = rave * (a.value() + c.prior_rave_visits * prior);
-            let den = m + n + n * m * inv_k;
-            let q = if den > 0.0 {
-                (v * (1.0 + m * inv_k) + r, den)
+        let weights = ScoreWeights {
+            explore: if exploration > 0.0 {
+                exploration * ((parent_visits as f32).ln()).sqrt()
             } else {
-                (c.first_play_urgency, 1.0)
-            };
-            if additive {
-                let bias = c.prior_bias * prior / (visits + 1.0);
-                (q.0 / q.1 + explore / (visits + 1.0).sqrt() + bias, 1.0)
+                0.0
+            },
+            inv_k: if c.rave {
+                1.0 / c.rave_equivalence
             } else {
-                q
-            }
+                0.0
+            },
+            rave: if c.rave { 1.0 } else { 0.0 },
+            prior_visits: c.prior_visits,
+            prior_rave_visits: c.prior_rave_visits,
+            prior_bias: c.prior_bias,
+            first_play_urgency: c.first_play_urgency,
         };
         let (mut children, mut amaf) = tree.slots(range);
+        // 1. The memo: a well-visited node takes the child of its last scan again while that
+        //    child's score stays above the runner-up's of that scan.
         let memo_slot = (c.memo_span > 0 && parent_visits >= c.memo_visits)
             .then_some(node as usize & (MEMOS - 1));
         if let Some(slot) = memo_slot {
@@ -1085,7 +1071,7 @@ impl<M: PackedMove> Worker<M> {
             if memo.node == node && parent_visits < memo.until {
                 let i = (memo.child as usize).wrapping_sub(first);
                 if let (Some(child), Some(a)) = (children.get(i), amaf.get(i)) {
-                    if child.proven() == UNPROVEN && !better(memo.runner_up, score(child, a)) {
+                    if child.proven() == UNPROVEN && weights.score_one(child, a) >= memo.runner_up {
                         return memo.child;
                     }
                 }
@@ -1096,28 +1082,55 @@ impl<M: PackedMove> Worker<M> {
             children = &children[..width];
             amaf = &amaf[..width];
         }
-        let mut best = ((f32::NEG_INFINITY, 1.0), first);
-        let mut runner_up = (f32::NEG_INFINITY, 1.0);
-        let mut best_lost = ((f32::NEG_INFINITY, 1.0), first);
-        for (i, (child, a)) in children.iter().zip(amaf).enumerate() {
-            let q = score(child, a);
-            let proven = child.proven();
-            if proven != UNPROVEN {
-                if proven as usize == mover {
-                    return (first + i) as NodeId;
-                }
-                if better(q, best_lost.0) {
-                    best_lost = (q, first + i);
-                }
-            } else if better(q, best.0) {
-                runner_up = best.0;
-                best = (q, first + i);
-            } else if better(q, runner_up) {
-                runner_up = q;
-            }
+        // 2. Every child's score, in three passes over the children: their statistics read
+        //    into columns, the scores computed from the columns (a loop the compiler
+        //    vectorises), the best taken. By perf (side 5), selection is about half of a
+        //    plain search's time; one pass that read, scored and compared each child in turn
+        //    made 248,000 to 255,000 playouts a second in `omega bench` (`mcts-plain`), the
+        //    three passes with the prefetch of `Tree::prefetch_children` 273,000 to 281,000.
+        let len = children.len();
+        let proven = self.columns.read(children, amaf);
+        let scores = &mut self.scores;
+        if scores.len() < len {
+            scores.resize(len, 0.0);
         }
-        if best.0 .0 == f32::NEG_INFINITY {
-            return best_lost.1 as NodeId;
+        let scores = &mut scores[..len];
+        weights.score(&self.columns.slices(len), scores);
+        // 3. The best child, and the runner-up's score for the memo. A proven child is
+        //    taken at once if it wins for the mover, and only when nothing else is left if
+        //    it loses.
+        let mut best = (f32::NEG_INFINITY, first);
+        let mut runner_up = f32::NEG_INFINITY;
+        if !proven {
+            for (i, &q) in scores.iter().enumerate() {
+                if q > best.0 {
+                    runner_up = best.0;
+                    best = (q, first + i);
+                } else if q > runner_up {
+                    runner_up = q;
+                }
+            }
+        } else {
+            let mut best_lost = (f32::NEG_INFINITY, first);
+            for (i, (&q, child)) in scores.iter().zip(children).enumerate() {
+                let proven = child.proven();
+                if proven != UNPROVEN {
+                    if proven as usize == mover {
+                        return (first + i) as NodeId;
+                    }
+                    if q > best_lost.0 {
+                        best_lost = (q, first + i);
+                    }
+                } else if q > best.0 {
+                    runner_up = best.0;
+                    best = (q, first + i);
+                } else if q > runner_up {
+                    runner_up = q;
+                }
+            }
+            if best.0 == f32::NEG_INFINITY {
+                return best_lost.1 as NodeId;
+            }
         }
         if let Some(slot) = memo_slot {
             self.memos[slot] = Memo {
@@ -1128,6 +1141,146 @@ impl<M: PackedMove> Worker<M> {
             };
         }
         best.1 as NodeId
+    }
+}
+
+/// The constants of a selection's UCT-RAVE score at one node (see [`ScoreWeights::score`]).
+struct ScoreWeights {
+    /// `c sqrt(ln N)` for the parent's N visits (0 = no exploration term).
+    explore: f32,
+    /// 1 / the RAVE equivalence (0 without RAVE).
+    inv_k: f32,
+    /// 1 with RAVE, 0 without.
+    rave: f32,
+    prior_visits: f32,
+    prior_rave_visits: f32,
+    prior_bias: f32,
+    first_play_urgency: f32,
+}
+
+impl ScoreWeights {
+    /// Scores the children whose statistics are `edges` into `scores` (the same length):
+    /// the move's own mean and its AMAF mean, each with the prior's virtual playouts,
+    /// mixed as `(v (1 + m / k) + r) / (m + n + n m / k)` (Gelly and Silver's RAVE with
+    /// equivalence k, written over one denominator), plus the UCT and progressive-bias
+    /// terms when they are on. A child with no playouts at all scores the first-play
+    /// urgency.
+    ///
+    /// Contract: every slice of `edges` is as long as `scores`. Straight-line arithmetic
+    /// over the columns, so that the compiler can vectorise it.
+    #[inline]
+    fn score(&self, edges: &EdgeSlices, scores: &mut [f32]) {
+        let len = scores.len();
+        let (visits, value) = (&edges.visits[..len], &edges.value[..len]);
+        let (amaf_visits, amaf_value) = (&edges.amaf_visits[..len], &edges.amaf_value[..len]);
+        let prior = &edges.prior[..len];
+        for i in 0..len {
+            scores[i] = self.mean(visits[i], value[i], amaf_visits[i], amaf_value[i], prior[i]);
+        }
+        if self.additive() {
+            for i in 0..len {
+                scores[i] += self.nudge(visits[i], prior[i]);
+            }
+        }
+    }
+
+    /// The score of one child, as [`ScoreWeights::score`] computes it.
+    fn score_one(&self, child: &AtomicNode, a: &Amaf) -> f32 {
+        let visits = child.visits() as f32;
+        let prior = child.prior();
+        let mean = self.mean(visits, child.value() as f32, a.visits(), a.value(), prior);
+        if self.additive() {
+            mean + self.nudge(visits, prior)
+        } else {
+            mean
+        }
+    }
+
+    /// The terms outside the RAVE mean are on.
+    #[inline]
+    fn additive(&self) -> bool {
+        self.explore > 0.0 || self.prior_bias > 0.0
+    }
+
+    /// The RAVE mean of a child, its prior's virtual playouts included.
+    #[inline(always)]
+    fn mean(&self, visits: f32, value: f32, amaf_visits: f32, amaf_value: f32, prior: f32) -> f32 {
+        let n = visits + self.prior_visits;
+        let v = value + self.prior_visits * prior;
+        let m = self.rave * (amaf_visits + self.prior_rave_visits);
+        let r = self.rave * (amaf_value + self.prior_rave_visits * prior);
+        let den = m + n + n * m * self.inv_k;
+        let q = (v * (1.0 + m * self.inv_k) + r) / den;
+        if den > 0.0 {
+            q
+        } else {
+            self.first_play_urgency
+        }
+    }
+
+    /// The UCT exploration and progressive-bias terms of a child.
+    #[inline(always)]
+    fn nudge(&self, visits: f32, prior: f32) -> f32 {
+        let root = (visits + 1.0).sqrt();
+        self.explore / root + self.prior_bias * prior / (root * root)
+    }
+}
+
+/// The statistics of a node's children as columns of f32 (see [`ScoreWeights::score`]).
+#[derive(Default)]
+struct EdgeStats {
+    visits: Vec<f32>,
+    value: Vec<f32>,
+    amaf_visits: Vec<f32>,
+    amaf_value: Vec<f32>,
+    prior: Vec<f32>,
+}
+
+/// Borrowed columns of [`EdgeStats`].
+struct EdgeSlices<'a> {
+    visits: &'a [f32],
+    value: &'a [f32],
+    amaf_visits: &'a [f32],
+    amaf_value: &'a [f32],
+    prior: &'a [f32],
+}
+
+impl EdgeStats {
+    /// Reads the statistics of `children` and their `amaf` (equally long) into the first
+    /// columns' entries, growing them if needed; returns whether some child is proven.
+    fn read(&mut self, children: &[AtomicNode], amaf: &[Amaf]) -> bool {
+        let len = children.len();
+        if self.visits.len() < len {
+            for column in [
+                &mut self.visits,
+                &mut self.value,
+                &mut self.amaf_visits,
+                &mut self.amaf_value,
+                &mut self.prior,
+            ] {
+                column.resize(len, 0.0);
+            }
+        }
+        let mut proven = false;
+        for (i, (child, a)) in children.iter().zip(amaf).enumerate() {
+            self.visits[i] = child.visits() as f32;
+            self.value[i] = child.value() as f32;
+            self.amaf_visits[i] = a.visits();
+            self.amaf_value[i] = a.value();
+            self.prior[i] = child.prior();
+            proven |= child.proven() != UNPROVEN;
+        }
+        proven
+    }
+
+    fn slices(&self, len: usize) -> EdgeSlices<'_> {
+        EdgeSlices {
+            visits: &self.visits[..len],
+            value: &self.value[..len],
+            amaf_visits: &self.amaf_visits[..len],
+            amaf_value: &self.amaf_value[..len],
+            prior: &self.prior[..len],
+        }
     }
 }
 
@@ -1155,6 +1308,65 @@ mod tests {
         assert!((centre_prior(0.8, 0.1) - 0.64).abs() < 1e-6);
         // With a mean of 0.5 nothing moves.
         assert!((centre_prior(0.3, 0.5) - 0.3).abs() < 1e-6);
+    }
+
+    /// The scan's scores (three passes over columns) are the scores the memo computes for one
+    /// child, follow the RAVE formula, and give the first-play urgency to an unvisited child:
+    /// the memo's "still above the runner-up" test compares like with like.
+    #[test]
+    fn column_scores_are_the_single_child_scores() {
+        let tree: Tree<u16> = Tree::new(64);
+        let moves: Vec<u16> = (0..9).collect();
+        let priors: Vec<f32> = (0..9).map(|i| i as f32 / 10.0).collect();
+        let first = tree.add_children(&moves, |m| m as usize, &priors).unwrap() as usize;
+        let (children, amaf) = tree.slots(first..first + 9);
+        for (i, (child, a)) in children.iter().zip(amaf).enumerate().skip(1) {
+            for _ in 0..i * 3 {
+                child.add_visit();
+            }
+            child.add_value(i as f64);
+            a.add((10 * i) as f32, (7 * i % 11) as f32);
+        }
+        for (explore, prior_bias) in [(0.0, 0.0), (0.4, 0.0), (0.0, 0.5)] {
+            let weights = ScoreWeights {
+                explore,
+                inv_k: 1.0 / 1000.0,
+                rave: 1.0,
+                prior_visits: 2.0,
+                prior_rave_visits: 20.0,
+                prior_bias,
+                first_play_urgency: 1.0,
+            };
+            let mut columns = EdgeStats::default();
+            assert!(!columns.read(children, amaf));
+            let mut scores = vec![0.0; 9];
+            weights.score(&columns.slices(9), &mut scores);
+            for (i, (child, a)) in children.iter().zip(amaf).enumerate() {
+                assert_eq!(scores[i], weights.score_one(child, a), "child {i}");
+                let (n, m) = (child.visits() as f32 + 2.0, a.visits() + 20.0);
+                let v = child.value() as f32 + 2.0 * child.prior();
+                let r = a.value() + 20.0 * child.prior();
+                let k = 1000.0;
+                let rave = (v * (1.0 + m / k) + r) / (m + n + n * m / k);
+                let root = (child.visits() as f32 + 1.0).sqrt();
+                let nudge = explore / root + prior_bias * child.prior() / (root * root);
+                assert!((scores[i] - rave - nudge).abs() < 1e-5, "child {i}");
+            }
+        }
+        // Without virtual playouts an unvisited child scores the first-play urgency.
+        let weights = ScoreWeights {
+            explore: 0.0,
+            inv_k: 1.0 / 1000.0,
+            rave: 1.0,
+            prior_visits: 0.0,
+            prior_rave_visits: 0.0,
+            prior_bias: 0.0,
+            first_play_urgency: 0.75,
+        };
+        assert_eq!(weights.score_one(&children[0], &amaf[0]), 0.75);
+        // A proven child is reported.
+        children[4].set_proven(1);
+        assert!(EdgeStats::default().read(children, amaf));
     }
 
     /// Fills `tree` with unpublished children until it holds `len` nodes.

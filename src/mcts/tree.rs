@@ -301,6 +301,23 @@ fn zeroed<T>(len: usize) -> Box<[T]> {
     unsafe { Box::<[T]>::new_zeroed_slice(len).assume_init() }
 }
 
+/// Prefetches every cache line of `values` (see [`Tree::prefetch_children`]).
+#[inline]
+fn prefetch<T>(values: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let start = values.as_ptr() as *const i8;
+        for offset in (0..std::mem::size_of_val(values)).step_by(64) {
+            // SAFETY: a prefetch never faults and changes no memory; the address is inside
+            // `values`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.add(offset)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = values;
+}
+
 impl<M: PackedMove> Tree<M> {
     /// A tree with only a root, with room for `capacity` nodes (at least 2), which take
     /// memory only as they are used.
@@ -355,6 +372,21 @@ impl<M: PackedMove> Tree<M> {
     #[inline]
     pub fn slots(&self, range: Range<usize>) -> (&[AtomicNode], &[Amaf]) {
         (&self.nodes[range.clone()], &self.amaf[range])
+    }
+
+    /// Asks the processor to start loading the children of `id` and their AMAF statistics
+    /// into its cache. A hint only, no effect on the search's results: the descent calls it
+    /// as soon as it has chosen a child, so that the memory of the next selection's scan
+    /// arrives while the move is played (by perf on side 5, the scan's loads of
+    /// the children were its slowest part: the children of a deep node are seldom cached).
+    #[inline]
+    pub fn prefetch_children(&self, id: NodeId) {
+        let range = self.at(id).children();
+        if !range.is_empty() {
+            let (nodes, amaf) = self.slots(range);
+            prefetch(nodes);
+            prefetch(amaf);
+        }
     }
 
     /// Takes the expansion of `node` for the calling thread: true for exactly one caller
