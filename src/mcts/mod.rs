@@ -90,6 +90,9 @@ pub struct MctsConfig {
     /// real chances: every move it has not tried looks better than those it has. Measured
     /// no better with 3 or 4 players (README), so off by default.
     pub prior_mean: bool,
+    /// Priors only at the nodes where the searching player (the root's mover) moves; the
+    /// other players' moves start equal, as in a search without knowledge.
+    pub prior_own_only: bool,
     /// Value of a move with no statistics at all (first-play urgency).
     pub first_play_urgency: f32,
     /// A leaf is expanded once this many playouts have passed through it (more once the
@@ -145,6 +148,7 @@ impl Default for MctsConfig {
             prior_visits: 0.0,
             prior_rave_visits: 0.0,
             prior_mean: false,
+            prior_own_only: false,
             first_play_urgency: 1.0,
             expand_visits: 2,
             max_nodes: 1 << 24,
@@ -697,7 +701,14 @@ impl<M: PackedMove> Worker<M> {
         if count == 0 {
             return 0;
         }
-        if config.prior_visits > 0.0 || config.prior_rave_visits > 0.0 || config.widen > 0.0 {
+        let own = !config.prior_own_only
+            || self
+                .path
+                .first()
+                .is_none_or(|s| s.mover as usize == pos.mover());
+        if (config.prior_visits > 0.0 || config.prior_rave_visits > 0.0 || config.widen > 0.0)
+            && own
+        {
             pos.priors(&self.moves, &mut self.priors);
             if config.prior_mean {
                 self.centre_priors(pos.mover());
@@ -1450,6 +1461,99 @@ mod tests {
         assert_eq!(progress.proven, Some(0));
         assert_eq!(progress.pv, vec![MOVES - 1]);
         assert!(progress.playouts > LAZY_BLOCK as u64);
+    }
+
+    /// Two picks, one by each player, then the end; the priors rank the last move last.
+    struct TwoPicks(Vec<u16>);
+
+    impl MctsPosition for TwoPicks {
+        type Move = u16;
+        fn players(&self) -> usize {
+            2
+        }
+        fn mover(&self) -> usize {
+            self.0.len() % 2
+        }
+        fn is_terminal(&self) -> bool {
+            self.0.len() == 2
+        }
+        fn moves(&self, out: &mut Vec<u16>) {
+            if !self.is_terminal() {
+                out.extend(0..MOVES);
+            }
+        }
+        fn play(&mut self, m: u16) {
+            self.0.push(m);
+        }
+        fn undo(&mut self) {
+            self.0.pop();
+        }
+        fn amaf_len(&self) -> usize {
+            MOVES as usize
+        }
+        fn amaf_key(m: u16) -> usize {
+            m as usize
+        }
+        fn amaf_tag(&self) -> u8 {
+            0
+        }
+        fn priors(&mut self, moves: &[u16], out: &mut Vec<f32>) {
+            Pick(None).priors(moves, out);
+        }
+        fn playout(&mut self, rng: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
+            amaf.fill(1);
+            let winner = (rng.next_u64() & 1) as usize;
+            *rewards = [0.0; MAX_PLAYERS];
+            rewards[winner] = 1.0;
+            winner
+        }
+    }
+
+    /// With `prior_own_only` the searching player's nodes get the priors and the
+    /// opponent's nodes none (every child 0.5); without it both get them.
+    #[test]
+    fn own_only_priors_leave_the_opponents_moves_equal() {
+        for own_only in [false, true] {
+            let config = MctsConfig {
+                prior_rave_visits: 20.0,
+                prior_own_only: own_only,
+                solver: false,
+                ..MctsConfig::default()
+            };
+            let mut mcts: Mcts<u16> = Mcts::new(config, 1);
+            let limits = MctsLimits {
+                start: Instant::now(),
+                time: None,
+                playouts: Some(5_000),
+            };
+            mcts.search(&mut TwoPicks(Vec::new()), limits, None, |_, _| {})
+                .unwrap();
+            let tree = &mcts.tree;
+            let priors = |node: NodeId| -> Vec<f32> {
+                let range = tree.at(node).children();
+                tree.slots(range).0.iter().map(|c| c.prior()).collect()
+            };
+            let root = priors(0);
+            assert_eq!(root.len(), MOVES as usize);
+            assert_eq!(root[MOVES as usize - 1], 0.1);
+            assert!(root[..MOVES as usize - 1].iter().all(|&p| p == 0.9));
+            let expanded: Vec<NodeId> = tree
+                .at(0)
+                .children()
+                .map(|c| c as NodeId)
+                .filter(|&c| tree.at(c).is_expanded())
+                .collect();
+            assert!(!expanded.is_empty());
+            for child in expanded {
+                let replies = priors(child);
+                let last = replies[MOVES as usize - 1];
+                assert_eq!(
+                    last,
+                    if own_only { 0.5 } else { 0.1 },
+                    "own_only {own_only}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -138,6 +138,7 @@ impl MctsOptions {
             "prior_visits" => s.prior_visits = number()?.max(0.0),
             "prior_rave_visits" => s.prior_rave_visits = number()?.max(0.0),
             "prior_mean" => s.prior_mean = flag()?,
+            "prior_own_only" => s.prior_own_only = flag()?,
             "first_play_urgency" => s.first_play_urgency = number()?,
             "expand_visits" => s.expand_visits = number()?.max(0.0) as u32,
             "solver" => s.solver = flag()?,
