@@ -1100,30 +1100,21 @@ impl<M: PackedMove> Worker<M> {
         //    made 248,000 to 255,000 playouts a second in `omega bench` (`mcts-plain`), the
         //    three passes with the prefetch of `Tree::prefetch_children` 273,000 to 281,000.
         let len = children.len();
-        let proven = self.columns.read(children, amaf);
+        let any_proven = self.columns.read(children, amaf);
         let scores = &mut self.scores;
         if scores.len() < len {
             scores.resize(len, 0.0);
         }
         let scores = &mut scores[..len];
-        weights.score(&self.columns.slices(len), scores);
+        weights.score(&self.columns, scores);
         // 3. The best child, and the runner-up's score for the memo. A proven child is
         //    taken at once if it wins for the mover, and only when nothing else is left if
         //    it loses.
         let mut best = (f32::NEG_INFINITY, first);
         let mut runner_up = f32::NEG_INFINITY;
-        if !proven {
-            for (i, &q) in scores.iter().enumerate() {
-                if q > best.0 {
-                    runner_up = best.0;
-                    best = (q, first + i);
-                } else if q > runner_up {
-                    runner_up = q;
-                }
-            }
-        } else {
-            let mut best_lost = (f32::NEG_INFINITY, first);
-            for (i, (&q, child)) in scores.iter().zip(children).enumerate() {
+        let mut best_lost = (f32::NEG_INFINITY, first);
+        for (i, (&q, child)) in scores.iter().zip(children).enumerate() {
+            if any_proven {
                 let proven = child.proven();
                 if proven != UNPROVEN {
                     if proven as usize == mover {
@@ -1132,16 +1123,18 @@ impl<M: PackedMove> Worker<M> {
                     if q > best_lost.0 {
                         best_lost = (q, first + i);
                     }
-                } else if q > best.0 {
-                    runner_up = best.0;
-                    best = (q, first + i);
-                } else if q > runner_up {
-                    runner_up = q;
+                    continue;
                 }
             }
-            if best.0 == f32::NEG_INFINITY {
-                return best_lost.1 as NodeId;
+            if q > best.0 {
+                runner_up = best.0;
+                best = (q, first + i);
+            } else if q > runner_up {
+                runner_up = q;
             }
+        }
+        if best.0 == f32::NEG_INFINITY {
+            return best_lost.1 as NodeId;
         }
         if let Some(slot) = memo_slot {
             self.memos[slot] = Memo {
@@ -1177,10 +1170,10 @@ impl ScoreWeights {
     /// terms when they are on. A child with no playouts at all scores the first-play
     /// urgency.
     ///
-    /// Contract: every slice of `edges` is as long as `scores`. Straight-line arithmetic
-    /// over the columns, so that the compiler can vectorise it.
+    /// Contract: every column of `edges` is at least as long as `scores`. Straight-line
+    /// arithmetic over the columns, so that the compiler can vectorise it.
     #[inline]
-    fn score(&self, edges: &EdgeSlices, scores: &mut [f32]) {
+    fn score(&self, edges: &EdgeStats, scores: &mut [f32]) {
         let len = scores.len();
         let (visits, value) = (&edges.visits[..len], &edges.value[..len]);
         let (amaf_visits, amaf_value) = (&edges.amaf_visits[..len], &edges.amaf_value[..len]);
@@ -1247,15 +1240,6 @@ struct EdgeStats {
     prior: Vec<f32>,
 }
 
-/// Borrowed columns of [`EdgeStats`].
-struct EdgeSlices<'a> {
-    visits: &'a [f32],
-    value: &'a [f32],
-    amaf_visits: &'a [f32],
-    amaf_value: &'a [f32],
-    prior: &'a [f32],
-}
-
 impl EdgeStats {
     /// Reads the statistics of `children` and their `amaf` (equally long) into the first
     /// columns' entries, growing them if needed; returns whether some child is proven.
@@ -1282,16 +1266,6 @@ impl EdgeStats {
             proven |= child.proven() != UNPROVEN;
         }
         proven
-    }
-
-    fn slices(&self, len: usize) -> EdgeSlices<'_> {
-        EdgeSlices {
-            visits: &self.visits[..len],
-            value: &self.value[..len],
-            amaf_visits: &self.amaf_visits[..len],
-            amaf_value: &self.amaf_value[..len],
-            prior: &self.prior[..len],
-        }
     }
 }
 
@@ -1351,7 +1325,7 @@ mod tests {
             let mut columns = EdgeStats::default();
             assert!(!columns.read(children, amaf));
             let mut scores = vec![0.0; 9];
-            weights.score(&columns.slices(9), &mut scores);
+            weights.score(&columns, &mut scores);
             for (i, (child, a)) in children.iter().zip(amaf).enumerate() {
                 assert_eq!(scores[i], weights.score_one(child, a), "child {i}");
                 let (n, m) = (child.visits() as f32 + 2.0, a.visits() + 20.0);
@@ -1387,33 +1361,45 @@ mod tests {
         assert_eq!(tree.len(), len);
     }
 
-    /// A one-move game: the first player picks one of `MOVES` moves and wins only with the
-    /// last, which its priors rank last.
-    struct Pick(Option<u16>);
+    /// A game of `plies` picks, the players in turn, each one of `MOVES` moves: the first
+    /// player wins only if its first pick is the last move, which the priors rank last.
+    struct Picks {
+        plies: usize,
+        picked: Vec<u16>,
+    }
+
+    impl Picks {
+        fn new(plies: usize) -> Picks {
+            Picks {
+                plies,
+                picked: Vec::new(),
+            }
+        }
+    }
 
     const MOVES: u16 = 20;
 
-    impl MctsPosition for Pick {
+    impl MctsPosition for Picks {
         type Move = u16;
         fn players(&self) -> usize {
             2
         }
         fn mover(&self) -> usize {
-            usize::from(self.0.is_some())
+            self.picked.len() % 2
         }
         fn is_terminal(&self) -> bool {
-            self.0.is_some()
+            self.picked.len() == self.plies
         }
         fn moves(&self, out: &mut Vec<u16>) {
-            if self.0.is_none() {
+            if !self.is_terminal() {
                 out.extend(0..MOVES);
             }
         }
         fn play(&mut self, m: u16) {
-            self.0 = Some(m);
+            self.picked.push(m);
         }
         fn undo(&mut self) {
-            self.0 = None;
+            self.picked.pop();
         }
         fn amaf_len(&self) -> usize {
             MOVES as usize
@@ -1433,7 +1419,7 @@ mod tests {
         }
         fn playout(&mut self, _: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
             amaf.fill(1);
-            let winner = usize::from(self.0 != Some(MOVES - 1));
+            let winner = usize::from(self.picked.first() != Some(&(MOVES - 1)));
             *rewards = [0.0; MAX_PLAYERS];
             rewards[winner] = 1.0;
             winner
@@ -1455,58 +1441,12 @@ mod tests {
             playouts: Some(20_000),
         };
         let progress = mcts
-            .search(&mut Pick(None), limits, None, |_, _| {})
+            .search(&mut Picks::new(1), limits, None, |_, _| {})
             .unwrap();
         // The first children written are all lost; the win is found once the width grows.
         assert_eq!(progress.proven, Some(0));
         assert_eq!(progress.pv, vec![MOVES - 1]);
         assert!(progress.playouts > LAZY_BLOCK as u64);
-    }
-
-    /// Two picks, one by each player, then the end; the priors rank the last move last.
-    struct TwoPicks(Vec<u16>);
-
-    impl MctsPosition for TwoPicks {
-        type Move = u16;
-        fn players(&self) -> usize {
-            2
-        }
-        fn mover(&self) -> usize {
-            self.0.len() % 2
-        }
-        fn is_terminal(&self) -> bool {
-            self.0.len() == 2
-        }
-        fn moves(&self, out: &mut Vec<u16>) {
-            if !self.is_terminal() {
-                out.extend(0..MOVES);
-            }
-        }
-        fn play(&mut self, m: u16) {
-            self.0.push(m);
-        }
-        fn undo(&mut self) {
-            self.0.pop();
-        }
-        fn amaf_len(&self) -> usize {
-            MOVES as usize
-        }
-        fn amaf_key(m: u16) -> usize {
-            m as usize
-        }
-        fn amaf_tag(&self) -> u8 {
-            0
-        }
-        fn priors(&mut self, moves: &[u16], out: &mut Vec<f32>) {
-            Pick(None).priors(moves, out);
-        }
-        fn playout(&mut self, rng: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
-            amaf.fill(1);
-            let winner = (rng.next_u64() & 1) as usize;
-            *rewards = [0.0; MAX_PLAYERS];
-            rewards[winner] = 1.0;
-            winner
-        }
     }
 
     /// With `prior_own_only` the searching player's nodes get the priors and the
@@ -1526,7 +1466,7 @@ mod tests {
                 time: None,
                 playouts: Some(5_000),
             };
-            mcts.search(&mut TwoPicks(Vec::new()), limits, None, |_, _| {})
+            mcts.search(&mut Picks::new(2), limits, None, |_, _| {})
                 .unwrap();
             let tree = &mcts.tree;
             let priors = |node: NodeId| -> Vec<f32> {
