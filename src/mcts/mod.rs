@@ -93,6 +93,15 @@ pub struct MctsConfig {
     /// Priors only at the nodes where the searching player (the root's mover) moves; the
     /// other players' moves start equal, as in a search without knowledge.
     pub prior_own_only: bool,
+    /// With 3-4 players, each opponent's reward is blended toward the searching player's
+    /// loss: `(1 - paranoid) r + paranoid (1 - r_root)` (0 = max^n, each player for
+    /// itself; 1 = paranoid, every opponent against the root's mover: Sturtevant & Korf
+    /// 2000, in MCTS as Nijssen & Winands 2013 compare it). Not applied to the AMAF shares
+    /// of `leaf_playouts` batches.
+    pub paranoid: f32,
+    /// Tree reuse keeps the children of the nodes with at least this many playouts only
+    /// (0 = the whole subtree; see [`Tree::reroot`]).
+    pub reuse_visits: u32,
     /// Value of a move with no statistics at all (first-play urgency).
     pub first_play_urgency: f32,
     /// A leaf is expanded once this many playouts have passed through it (more once the
@@ -149,6 +158,8 @@ impl Default for MctsConfig {
             prior_rave_visits: 0.0,
             prior_mean: false,
             prior_own_only: false,
+            paranoid: 0.0,
+            reuse_visits: 0,
             first_play_urgency: 1.0,
             expand_visits: 2,
             max_nodes: 1 << 24,
@@ -417,7 +428,7 @@ impl<M: PackedMove> Mcts<M> {
     /// keeping what was learnt below; clears the tree when the line was not explored.
     /// Returns whether anything was kept.
     pub fn advance(&mut self, moves: &[M]) -> bool {
-        self.tree.reroot(moves)
+        self.tree.reroot(moves, self.config.reuse_visits)
     }
 
     /// Searches `pos` on the calling thread; see [`Mcts::search_threads`].
@@ -913,6 +924,16 @@ impl<M: PackedMove> Worker<M> {
             self.rewards = [0.0; MAX_PLAYERS];
             self.rewards[proven as usize] = 1.0;
         }
+        if config.paranoid > 0.0 && self.players > 2 {
+            let root = self.path[0].mover as usize;
+            let against = 1.0 - self.rewards[root];
+            let a = config.paranoid;
+            for (p, r) in self.rewards[..self.players].iter_mut().enumerate() {
+                if p != root {
+                    *r = (1.0 - a) * *r + a * against;
+                }
+            }
+        }
         for _ in 1..self.path.len() {
             pos.undo();
         }
@@ -1361,10 +1382,14 @@ mod tests {
         assert_eq!(tree.len(), len);
     }
 
-    /// A game of `plies` picks, the players in turn, each one of `MOVES` moves: the first
-    /// player wins only if its first pick is the last move, which the priors rank last.
+    /// A game of `plies` picks, the players in turn, each one of `MOVES` moves. With two
+    /// players ([`Picks::new`]) the first player wins only if its first pick is the last
+    /// move, which the priors rank last; [`Picks::three`] has three players and a winner
+    /// given by the picks.
     struct Picks {
         plies: usize,
+        players: usize,
+        winner: fn(&[u16]) -> usize,
         picked: Vec<u16>,
     }
 
@@ -1372,6 +1397,17 @@ mod tests {
         fn new(plies: usize) -> Picks {
             Picks {
                 plies,
+                players: 2,
+                winner: |picked| usize::from(picked.first() != Some(&(MOVES - 1))),
+                picked: Vec::new(),
+            }
+        }
+
+        fn three(plies: usize, winner: fn(&[u16]) -> usize) -> Picks {
+            Picks {
+                plies,
+                players: 3,
+                winner,
                 picked: Vec::new(),
             }
         }
@@ -1382,10 +1418,10 @@ mod tests {
     impl MctsPosition for Picks {
         type Move = u16;
         fn players(&self) -> usize {
-            2
+            self.players
         }
         fn mover(&self) -> usize {
-            self.picked.len() % 2
+            self.picked.len() % self.players
         }
         fn is_terminal(&self) -> bool {
             self.picked.len() == self.plies
@@ -1419,11 +1455,27 @@ mod tests {
         }
         fn playout(&mut self, _: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
             amaf.fill(1);
-            let winner = usize::from(self.picked.first() != Some(&(MOVES - 1)));
+            let winner = (self.winner)(&self.picked);
             *rewards = [0.0; MAX_PLAYERS];
             rewards[winner] = 1.0;
             winner
         }
+    }
+
+    /// A search of `playouts` playouts of `game` with `config`, from a fresh tree.
+    fn search_picks(
+        config: MctsConfig,
+        game: &mut Picks,
+        playouts: u64,
+    ) -> (Mcts<u16>, Progress<u16>) {
+        let mut mcts: Mcts<u16> = Mcts::new(config, 1);
+        let limits = MctsLimits {
+            start: Instant::now(),
+            time: None,
+            playouts: Some(playouts),
+        };
+        let progress = mcts.search(game, limits, None, |_, _| {}).unwrap();
+        (mcts, progress)
     }
 
     #[test]
@@ -1434,15 +1486,7 @@ mod tests {
             prior_rave_visits: 20.0,
             ..MctsConfig::default()
         };
-        let mut mcts: Mcts<u16> = Mcts::new(config, 1);
-        let limits = MctsLimits {
-            start: Instant::now(),
-            time: None,
-            playouts: Some(20_000),
-        };
-        let progress = mcts
-            .search(&mut Picks::new(1), limits, None, |_, _| {})
-            .unwrap();
+        let (_, progress) = search_picks(config, &mut Picks::new(1), 20_000);
         // The first children written are all lost; the win is found once the width grows.
         assert_eq!(progress.proven, Some(0));
         assert_eq!(progress.pv, vec![MOVES - 1]);
@@ -1460,14 +1504,7 @@ mod tests {
                 solver: false,
                 ..MctsConfig::default()
             };
-            let mut mcts: Mcts<u16> = Mcts::new(config, 1);
-            let limits = MctsLimits {
-                start: Instant::now(),
-                time: None,
-                playouts: Some(5_000),
-            };
-            mcts.search(&mut Picks::new(2), limits, None, |_, _| {})
-                .unwrap();
+            let (mcts, _) = search_picks(config, &mut Picks::new(2), 5_000);
             let tree = &mcts.tree;
             let priors = |node: NodeId| -> Vec<f32> {
                 let range = tree.at(node).children();
@@ -1493,6 +1530,42 @@ mod tests {
                     "own_only {own_only}"
                 );
             }
+        }
+    }
+
+    /// With three players, the second player's pick decides between the root's mover
+    /// (player 0) and the third player, never for itself. For itself (max^n) every move is
+    /// a loss; with `paranoid = 1` a move that makes the root's mover lose is a win for it,
+    /// and with 0.5 half a win.
+    #[test]
+    fn paranoid_opponents_score_the_root_movers_loss() {
+        for (paranoid, third_wins) in [(0.0, 0.0), (0.5, 0.5), (1.0, 1.0)] {
+            let config = MctsConfig {
+                paranoid,
+                solver: false,
+                ..MctsConfig::default()
+            };
+            // Move 0 of the second pick makes the third player win, any other the first.
+            let winner = |picked: &[u16]| if picked.get(1) == Some(&0) { 2 } else { 0 };
+            let (mcts, _) = search_picks(config, &mut Picks::three(2, winner), 20_000);
+            let tree = &mcts.tree;
+            let reply = tree.at(0).children().next().unwrap() as NodeId;
+            assert!(tree.at(reply).is_expanded());
+            for c in tree.at(reply).children() {
+                let child = tree.get(c as NodeId);
+                if child.visits == 0 {
+                    continue;
+                }
+                let mean = child.value / child.visits as f64;
+                let expected = if child.mv == 0 { third_wins } else { 0.0 };
+                assert!(
+                    (mean - expected).abs() < 1e-6,
+                    "paranoid {paranoid}: move {} mean {mean}",
+                    child.mv
+                );
+            }
+            // The root's mover: every second pick but 0 wins for it, whatever the setting.
+            assert!(tree.get(reply).value > 0.0);
         }
     }
 

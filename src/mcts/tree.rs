@@ -515,8 +515,12 @@ impl<M: PackedMove> Tree<M> {
 
     /// Makes the subtree below the node reached from the root by `moves` the whole tree
     /// (tree reuse between turns). Returns false, with the tree cleared, when that node is
-    /// not in the tree. The subtree moves to the spare arenas, which become the tree's.
-    pub fn reroot(&mut self, moves: &[M]) -> bool {
+    /// not in the tree. The subtree moves to the spare arenas, which become the tree's. A
+    /// node with fewer than `min_visits` playouts keeps its own statistics but not its
+    /// children (it is expanded again when a playout next reaches it): most of a big
+    /// subtree is the children of such nodes, each seen by a playout or two, and the copy
+    /// is part of the next turn's time.
+    pub fn reroot(&mut self, moves: &[M], min_visits: u32) -> bool {
         let mut node = 0;
         for &mv in moves {
             match self.child(node, mv) {
@@ -541,7 +545,11 @@ impl<M: PackedMove> Tree<M> {
         let mut next = 0;
         while next < queue.len() {
             let old = queue[next] as usize;
-            let children = self.nodes[old].children();
+            let children = if next == 0 || self.nodes[old].visits() >= min_visits {
+                self.nodes[old].children()
+            } else {
+                0..0
+            };
             let first = if children.is_empty() { 0 } else { queue.len() };
             nodes[next].copy_from(&self.nodes[old], first as NodeId);
             amaf[next].copy_from(&self.amaf[old]);
@@ -588,7 +596,7 @@ mod tests {
         t.at(six).set_proven(1);
         t.amaf[six as usize].add(11.0, 4.0);
         assert!(expand(&t, six, &[9], &[]));
-        assert!(t.reroot(&[2]));
+        assert!(t.reroot(&[2], 0));
         assert_eq!(t.len(), 4);
         assert_eq!(t.root().visits, 7);
         assert!(!t.claim(0), "an expanded node stays claimed");
@@ -600,10 +608,47 @@ mod tests {
         assert_eq!(t.amaf[six as usize].key(), 6);
         assert_eq!(t.get(t.child(0, 5).unwrap()).proven, UNPROVEN);
         assert!(t.child(six, 9).is_some());
-        assert!(!t.reroot(&[4]), "a move not in the tree clears it");
+        assert!(!t.reroot(&[4], 0), "a move not in the tree clears it");
         assert_eq!(t.len(), 1);
         assert!(!t.root().is_expanded());
         assert!(t.claim(0), "a cleared root can be expanded again");
+    }
+
+    /// With a visit threshold, a node below it keeps its statistics and its proof but
+    /// loses its children, and can be expanded again; the new root keeps its children
+    /// whatever its visits.
+    #[test]
+    fn reroot_drops_the_children_of_nodes_below_the_threshold() {
+        let mut t: Tree<u16> = Tree::new(100);
+        assert!(t.claim(0));
+        assert!(expand(&t, 0, &[1, 2], &[]));
+        let two = t.child(0, 2).unwrap();
+        t.at(two).visits.store(3, Relaxed);
+        assert!(t.claim(two));
+        assert!(expand(&t, two, &[5, 6], &[]));
+        let (five, six) = (t.child(two, 5).unwrap(), t.child(two, 6).unwrap());
+        t.at(five).visits.store(2, Relaxed);
+        t.at(five).add_value(1.5);
+        t.at(five).set_proven(0);
+        t.amaf[five as usize].add(4.0, 3.0);
+        assert!(t.claim(five));
+        assert!(expand(&t, five, &[7, 8], &[]));
+        t.at(six).visits.store(1, Relaxed);
+        assert!(t.claim(six));
+        assert!(expand(&t, six, &[9], &[]));
+        assert_eq!(t.len(), 8);
+        assert!(t.reroot(&[2], 2));
+        assert_eq!(t.len(), 5, "the root, its two children and five's two");
+        assert_eq!(t.root().visits, 3);
+        let five = t.child(0, 5).unwrap();
+        let node = t.get(five);
+        assert_eq!((node.visits, node.value, node.proven), (2, 1.5, 0));
+        assert_eq!(t.amaf[five as usize].visits(), 4.0);
+        assert!(t.child(five, 8).is_some(), "at the threshold: kept");
+        let six = t.child(0, 6).unwrap();
+        assert_eq!(t.get(six).visits, 1);
+        assert!(!t.at(six).is_expanded(), "below it: no children");
+        assert!(t.claim(six), "and it can be expanded again");
     }
 
     #[test]
@@ -639,7 +684,7 @@ mod tests {
         assert_eq!((three.prior, three.visits), (0.7, 0));
         assert_eq!(t.amaf[t.child(0, 3).unwrap() as usize].key(), 3);
         // Re-rooting keeps what a node has still to write.
-        assert!(t.reroot(&[2]));
+        assert!(t.reroot(&[2], 0));
         assert_eq!((t.root().child_count, t.root().unwritten), (1, 2));
     }
 

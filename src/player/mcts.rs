@@ -139,6 +139,8 @@ impl MctsOptions {
             "prior_rave_visits" => s.prior_rave_visits = number()?.max(0.0),
             "prior_mean" => s.prior_mean = flag()?,
             "prior_own_only" => s.prior_own_only = flag()?,
+            "paranoid" => s.paranoid = number()?.clamp(0.0, 1.0),
+            "reuse_visits" => s.reuse_visits = number()?.max(0.0) as u32,
             "first_play_urgency" => s.first_play_urgency = number()?,
             "expand_visits" => s.expand_visits = number()?.max(0.0) as u32,
             "solver" => s.solver = flag()?,
@@ -435,11 +437,17 @@ impl MctsPlayer {
         let history = game.stone_history();
         let later = history.starts_with(&self.root_history);
         let played = &history[self.root_history.len().min(history.len())..];
+        let reuse_start = Instant::now();
         for mcts in self.trees_mut() {
             if !(later && mcts.advance(played)) {
                 mcts.clear();
             }
         }
+        log::debug!(
+            "tree reuse: {} nodes kept in {:.1} ms",
+            self.mcts.tree().len(),
+            reuse_start.elapsed().as_secs_f64() * 1e3
+        );
         self.root_history = history;
     }
 
