@@ -97,7 +97,8 @@ pub struct MctsConfig {
     /// loss: `(1 - paranoid) r + paranoid (1 - r_root)` (0 = max^n, each player for
     /// itself; 1 = paranoid, every opponent against the root's mover: Sturtevant & Korf
     /// 2000, in MCTS as Nijssen & Winands 2013 compare it). Not applied to the AMAF shares
-    /// of `leaf_playouts` batches.
+    /// of `leaf_playouts` batches; the solver's proofs stay max^n (a proven node is a win
+    /// for the player it names, and its reward is blended like a playout's).
     pub paranoid: f32,
     /// Tree reuse keeps the children of the nodes with at least this many playouts only
     /// (0 = the whole subtree; see [`Tree::reroot`]).
