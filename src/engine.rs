@@ -133,9 +133,19 @@ impl Engine {
         self.player.new_game();
     }
 
+    /// Plays a turn the controller gives; a tree search moves its tree to the new position
+    /// now, off the clock of the next `genmove`.
     pub fn play(&mut self, player: Colour, coords: &[Coord]) -> Result<(), MoveError> {
         let cells = self.game.cells_of(coords)?;
-        self.game.play_turn(player, &cells)
+        self.game.play_turn(player, &cells)?;
+        self.player.follow(&self.game);
+        Ok(())
+    }
+
+    /// The playouts the tree search's tree holds for the current position (`None` for
+    /// players without a tree).
+    pub fn kept_playouts(&self) -> Option<u64> {
+        self.player.kept_playouts(&self.game)
     }
 
     /// Takes back the last turn (the swap counts as one).

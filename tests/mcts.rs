@@ -276,6 +276,55 @@ fn the_tree_below_the_turns_played_is_kept() {
     assert_eq!(mcts.tree().len(), 1);
 }
 
+/// `play` moves the tree to the position after the opponent's turn at once, so that the
+/// next `genmove` does not spend its clock copying the subtree: the tree holds playouts
+/// for the new position before any search of it; a turn it never saw clears it.
+#[test]
+fn play_moves_the_tree_to_the_new_position_before_the_next_genmove() {
+    let turn = |e: &mut Engine, colour| e.genmove(colour, true, None).unwrap().unwrap();
+    let coords = |e: &Engine, cells: &[Cell]| -> Vec<_> {
+        cells.iter().map(|&c| e.game().board().coord(c)).collect()
+    };
+    // `reg_genmove black` (a search that does not play) leaves the tree's root after
+    // white's turn; `play` of the turn it chose moves the root below it.
+    let mut e = engine(PlayerKind::Mcts, 3_000, 4, 1, false);
+    e.set_up(5, 2).unwrap();
+    assert_eq!(
+        e.kept_playouts(),
+        Some(0),
+        "no tree before the first search"
+    );
+    let white = turn(&mut e, Colour::White);
+    assert_eq!(
+        e.kept_playouts(),
+        Some(0),
+        "the tree's root is before white's turn"
+    );
+    let black = e.genmove(Colour::Black, false, None).unwrap().unwrap();
+    let searched = e.kept_playouts().unwrap();
+    assert!(searched >= 3_000, "{searched}");
+    e.play(Colour::Black, &coords(&e, &black)).unwrap();
+    let kept = e.kept_playouts().unwrap();
+    assert!(
+        kept > 100 && kept < searched,
+        "black's turn was searched: {kept} of {searched} playouts kept"
+    );
+    // A turn the tree never saw clears it at once; the next search starts afresh.
+    let mut unseen = Game::new(5, 2).unwrap();
+    let far: Vec<Cell> = e.game().empties().iter().rev().take(2).copied().collect();
+    e.play(Colour::White, &coords(&e, &far)).unwrap();
+    assert_eq!(e.kept_playouts(), Some(0));
+    unseen.play_turn(Colour::White, &white).unwrap();
+    unseen.play_turn(Colour::Black, &black).unwrap();
+    unseen.play_turn(Colour::White, &far).unwrap();
+    assert_eq!(unseen.hash(), e.game().hash());
+    turn(&mut e, Colour::Black);
+    // Other players keep no tree.
+    let mut greedy = engine(PlayerKind::Greedy, 1, 1, 1, false);
+    greedy.set_up(5, 2).unwrap();
+    assert_eq!(greedy.kept_playouts(), None);
+}
+
 /// The tree of a search of `playouts` (seed 5) from a side-5 middle game.
 fn middle_game_search(
     config: omega::mcts::MctsConfig,

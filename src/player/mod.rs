@@ -191,6 +191,24 @@ impl Player {
         }
     }
 
+    /// Moves a tree search's tree to `game`, the position after a turn played by the
+    /// controller, so that the next search does not spend its time on it (see
+    /// [`MctsPlayer::follow`]); nothing for the other players.
+    pub fn follow(&mut self, game: &Game) {
+        if let Inner::Mcts(p) = &mut self.inner {
+            p.follow(game);
+        }
+    }
+
+    /// The playouts a tree search's tree holds for `game`'s position (0 when its root is
+    /// another position); `None` for players without a tree.
+    pub fn kept_playouts(&self, game: &Game) -> Option<u64> {
+        match &self.inner {
+            Inner::Mcts(p) => Some(p.kept_playouts(game)),
+            _ => None,
+        }
+    }
+
     /// Thinks on an opponent's turn until the stop signal, keeping what it learns for the
     /// engine's next turn (a player that cannot analyse returns at once). Contract: as
     /// `analyze`.
