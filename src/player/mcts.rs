@@ -453,11 +453,15 @@ impl MctsPlayer {
     }
 
     /// Keeps the part of the tree below the current position, when the tree's root is an
-    /// earlier position of the same game.
+    /// earlier position of the same game. Nothing to do when the root is the position
+    /// already (a `genmove` after `play` moved it).
     fn move_root(&mut self, game: &Game) {
         let history = game.stone_history();
         let later = history.starts_with(&self.root_history);
         let played = &history[self.root_history.len().min(history.len())..];
+        if later && played.is_empty() {
+            return;
+        }
         let reuse_start = Instant::now();
         for mcts in self.trees_mut() {
             if !(later && mcts.advance(played)) {
