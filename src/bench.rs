@@ -138,6 +138,7 @@ fn mcts_line(
         start,
         time: None,
         playouts: Some(count),
+        settle: None,
     };
     let mut positions: Vec<OmegaTree> = games
         .iter_mut()

@@ -35,6 +35,39 @@ pub const MOVE_MARGIN: f64 = 0.025;
 const SAFETY_SHARE: f64 = 0.03;
 /// How far past the even share of main time one move may run when it needs to.
 const HARD_STRETCH: f64 = 2.5;
+/// What a *light* turn (see [`TurnsLeft`]) counts for when main time is shared out, against
+/// 1 for every other turn: it gets a quarter of a share, and the rest goes to the turns
+/// before it, where the game is decided.
+pub const LIGHT_TURN_WEIGHT: f64 = 0.25;
+
+/// The turns a player has left in the game, this one included, as main time is shared over
+/// them: `own` in all, the last `light` of which are expected to need little thought (near
+/// the end, where the search proves the result in a fraction of a second). The caller knows
+/// the game; this module only weighs the turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnsLeft {
+    pub own: usize,
+    pub light: usize,
+}
+
+impl From<usize> for TurnsLeft {
+    /// `own` turns, all of full weight.
+    fn from(own: usize) -> TurnsLeft {
+        TurnsLeft { own, light: 0 }
+    }
+}
+
+impl TurnsLeft {
+    /// This turn's share of main time: its weight over the weights of all the turns left
+    /// (at least one turn of full weight is assumed).
+    fn share(self) -> f64 {
+        let own = self.own.max(1);
+        let light = self.light.min(own);
+        let heavy = own - light;
+        let this = if heavy > 0 { 1.0 } else { LIGHT_TURN_WEIGHT };
+        this / (heavy as f64 + light as f64 * LIGHT_TURN_WEIGHT)
+    }
+}
 
 /// The agreed time control.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -187,8 +220,8 @@ impl Clocks {
     }
 
     /// The limits of `colour`'s next move ([`limits`]).
-    pub fn limits(&self, colour: usize, own_turns_left: usize) -> Limits {
-        limits(&self.control, &self.clocks[colour], own_turns_left)
+    pub fn limits(&self, colour: usize, turns: impl Into<TurnsLeft>) -> Limits {
+        limits(&self.control, &self.clocks[colour], turns)
     }
 
     /// Charges `colour`'s clock for a move that took `elapsed` seconds.
@@ -202,6 +235,10 @@ impl Clocks {
 pub struct Limits {
     pub optimum: Duration,
     pub maximum: Duration,
+    /// Time this move does not use stays on the clock for the next ones (main time, or a
+    /// byo-yomi period that still covers other turns). Only then is stopping a search
+    /// early, once its choice is settled, worth anything.
+    pub keeps_savings: bool,
 }
 
 impl Limits {
@@ -210,6 +247,7 @@ impl Limits {
         Limits {
             optimum: Duration::from_secs_f64(optimum.clamp(0.0, maximum)),
             maximum: Duration::from_secs_f64(maximum),
+            keeps_savings: false,
         }
     }
 
@@ -217,16 +255,28 @@ impl Limits {
     fn exactly(seconds: f64) -> Limits {
         Limits::from_seconds(seconds, seconds)
     }
+
+    /// The same limits, saying whether the clock keeps what the move does not use.
+    fn keeping_savings(self, keeps: bool) -> Limits {
+        Limits {
+            keeps_savings: keeps,
+            ..self
+        }
+    }
 }
 
 fn after_margin(seconds: f64) -> f64 {
     (seconds * (1.0 - SAFETY_SHARE) - MOVE_MARGIN).max(0.0)
 }
 
-/// The limits of the next move for a player with `clock` under `control`, who has
-/// `own_turns_left` turns left in the game (this one included; at least 1 is assumed).
-pub fn limits(control: &TimeControl, clock: &Clock, own_turns_left: usize) -> Limits {
-    let turns = own_turns_left.max(1) as f64;
+/// The limits of the next move for a player with `clock` under `control`, who has `turns`
+/// left in the game (this one included; at least 1 is assumed). Main time is shared over
+/// them by weight ([`TurnsLeft`]): a turn expected to be light gets a quarter share, the
+/// others the rest, so that the time the end of the game does not need goes to the middle
+/// game (after Baier & Winands 2015, "Time Management for Monte Carlo Tree Search": time
+/// a search would leave unused at the end is better spent earlier).
+pub fn limits(control: &TimeControl, clock: &Clock, turns: impl Into<TurnsLeft>) -> Limits {
+    let share = turns.into().share();
     match *control {
         TimeControl::Unlimited => Limits::exactly(after_margin(UNLIMITED_MOVE_TIME)),
         TimeControl::PerMove(seconds) => Limits::exactly(after_margin(seconds)),
@@ -235,7 +285,8 @@ pub fn limits(control: &TimeControl, clock: &Clock, own_turns_left: usize) -> Li
         } => {
             if clock.stones > 0 {
                 // In byo-yomi: share the period evenly over the turns it must cover.
-                return Limits::exactly(after_margin(clock.period) / clock.stones as f64);
+                return Limits::exactly(after_margin(clock.period) / clock.stones as f64)
+                    .keeping_savings(clock.stones > 1);
             }
             // Main time: an even share of it over the turns left, plus what byo-yomi will
             // give each turn anyway; a move may stretch past its share when it needs to, but
@@ -246,9 +297,10 @@ pub fn limits(control: &TimeControl, clock: &Clock, own_turns_left: usize) -> Li
                 0.0
             };
             let main = after_margin(clock.main);
-            let optimum = main / turns + after_margin(per_period_turn);
+            let optimum = main * share + after_margin(per_period_turn);
             let ceiling = main + after_margin(per_period_turn);
             Limits::from_seconds(optimum, (optimum * HARD_STRETCH).min(ceiling))
+                .keeping_savings(true)
         }
     }
 }
@@ -332,6 +384,65 @@ mod tests {
         // The last turn may use (nearly) all that is left, but not more.
         let last = limits(&control, &Clock { main: 2.0, ..clock }, 1);
         assert!(secs(last.maximum) < 2.0 && secs(last.optimum) > 1.9);
+    }
+
+    #[test]
+    fn light_turns_give_most_of_their_share_to_the_turns_before_them() {
+        let control = TimeControl::from_gtp(15.0, 0.0, 0);
+        let clock = control.fresh_clock();
+        let even = secs(limits(&control, &clock, 15).optimum);
+        let weighted = TurnsLeft { own: 15, light: 3 };
+        let first = secs(limits(&control, &clock, weighted).optimum);
+        // 12 full shares and 3 quarter shares: 1 / 12.75 of main time against 1 / 15.
+        let main = after_margin(15.0);
+        assert!(
+            (first - main / 12.75).abs() < 1e-6 && first > even,
+            "{first} {even}"
+        );
+        // Once only light turns are left, they share what is left evenly.
+        let tail = TurnsLeft { own: 3, light: 3 };
+        let l = limits(&control, &Clock { main: 3.0, ..clock }, tail);
+        assert!(
+            (secs(l.optimum) - after_margin(3.0) / 3.0).abs() < 1e-6,
+            "{l:?}"
+        );
+        // More light turns than turns, or none at all, are read sensibly.
+        let odd = TurnsLeft { own: 2, light: 5 };
+        assert_eq!(limits(&control, &clock, odd), limits(&control, &clock, 2));
+        let none = TurnsLeft { own: 0, light: 0 };
+        assert_eq!(limits(&control, &clock, none), limits(&control, &clock, 1));
+        // Spending the maximum on every turn still never uses the whole clock.
+        let mut clock = clock;
+        let mut used = 0.0;
+        for own in (1..=15).rev() {
+            let l = limits(
+                &control,
+                &clock,
+                TurnsLeft {
+                    own,
+                    light: own.min(3),
+                },
+            );
+            used += secs(l.maximum);
+            clock.charge(&control, secs(l.maximum));
+        }
+        assert!(used < 15.0 && clock.main > 0.0, "used {used}");
+    }
+
+    #[test]
+    fn only_clocks_that_keep_unused_time_say_so() {
+        let keeps = |control: TimeControl, clock: Clock| limits(&control, &clock, 10).keeps_savings;
+        let fresh = |control: TimeControl| (control, control.fresh_clock());
+        let (c, k) = fresh(TimeControl::from_gtp(60.0, 0.0, 0));
+        assert!(keeps(c, k), "absolute time");
+        let (c, k) = fresh(TimeControl::from_gtp(60.0, 5.0, 1));
+        assert!(keeps(c, k), "main time before byo-yomi");
+        let (c, k) = fresh(TimeControl::from_gtp(0.0, 10.0, 5));
+        assert!(keeps(c, k), "a period of 5 turns");
+        let (c, k) = fresh(TimeControl::from_gtp(0.0, 1.0, 1));
+        assert!(!keeps(c, k), "1 s a turn");
+        assert!(!keeps(TimeControl::PerMove(1.0), Clock::default()));
+        assert!(!keeps(TimeControl::Unlimited, Clock::default()));
     }
 
     #[test]

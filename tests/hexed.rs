@@ -499,6 +499,7 @@ fn limits(seconds: f64) -> Limits {
     Limits {
         optimum: Duration::from_secs_f64(seconds),
         maximum: Duration::from_secs_f64(seconds),
+        keeps_savings: false,
     }
 }
 

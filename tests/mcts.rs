@@ -4,10 +4,10 @@
 use omega::board::Cell;
 use omega::engine::{Engine, EngineConfig};
 use omega::game::{Colour, Game};
-use omega::mcts::{Mcts, MctsLimits};
+use omega::mcts::{Mcts, MctsLimits, Settle, UNPROVEN};
 use omega::player::{random_turn, MctsOptions, PlayerKind};
 use omega::playout::{OmegaTree, PlayoutConfig, Scratch};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn position(side: usize, players: usize, turns: usize, seed: u64) -> Game {
     let mut game = Game::new(side, players).unwrap();
@@ -53,6 +53,7 @@ fn search_threads(
         start: Instant::now(),
         time: None,
         playouts: Some(playouts),
+        settle: None,
     };
     let before = game.hash();
     let (first, rest) = scratch.split_first_mut().unwrap();
@@ -244,6 +245,7 @@ fn the_tree_below_the_turns_played_is_kept() {
         start: Instant::now(),
         time: None,
         playouts: Some(20_000),
+        settle: None,
     };
     let first = mcts
         .search(
@@ -338,6 +340,7 @@ fn middle_game_search(
         start: Instant::now(),
         time: None,
         playouts: Some(playouts),
+        settle: None,
     };
     mcts.search(
         &mut OmegaTree::new(&mut game, &mut scratch, playout),
@@ -569,6 +572,7 @@ fn memo_search(memo: u32, seed: u64) -> (Vec<(Cell, u32)>, f64) {
         start: Instant::now(),
         time: None,
         playouts: Some(50_000),
+        settle: None,
     };
     let tree = &mut OmegaTree::new(&mut game, &mut scratch, options.playout);
     let progress = mcts.search(tree, limits, None, |_, _| {}).unwrap();
@@ -701,6 +705,7 @@ fn a_proven_loss_is_played_on_without_proofs() {
             let limits = Limits {
                 optimum: Duration::from_secs(1),
                 maximum: Duration::from_secs(1),
+                keeps_savings: false,
             };
             let turn = player.choose(game, Instant::now(), limits, None);
             game.clone().play_turn(mover, &turn).unwrap();
@@ -891,4 +896,74 @@ fn the_final_choice_by_lower_confidence_bound() {
     );
     assert_eq!(choice(1e-9).0, best_mean.mv);
     assert_eq!(choice(1e9).0, most_visited);
+}
+
+/// A search of `game` until `time` that may stop once `settle` says so; how long it took.
+fn timed_search(
+    mcts: &mut Mcts<Cell>,
+    game: &mut Game,
+    settle: Settle,
+    time: Duration,
+) -> Duration {
+    let options = MctsOptions::strong();
+    let mut scratch = Scratch::new(game);
+    let start = Instant::now();
+    let limits = MctsLimits {
+        start,
+        time: Some(time),
+        playouts: None,
+        settle: Some(settle),
+    };
+    mcts.search(
+        &mut OmegaTree::new(game, &mut scratch, options.playout),
+        limits,
+        None,
+        |_, _| {},
+    )
+    .unwrap();
+    start.elapsed()
+}
+
+/// Stopping once settled (Baier & Winands's STOP): the lead of the most visited line is read
+/// as the visits say, a search stops once its line leads by what the rest of its time could
+/// not overturn, and never while it does not.
+#[test]
+fn a_timed_search_stops_once_its_line_is_settled_and_not_before() {
+    let options = MctsOptions::strong();
+    let mcts = middle_game_search(options.search, options.playout, 20_000);
+    let unproven: Vec<u32> = mcts
+        .root_children()
+        .iter()
+        .filter(|c| c.proven == UNPROVEN)
+        .map(|c| c.visits)
+        .collect();
+    let lead = (unproven[0] - unproven[1]) as f64;
+    assert!(lead > 0.0, "{unproven:?}");
+    assert!(mcts.line_leads_by(1, lead - 1.0));
+    assert!(!mcts.line_leads_by(1, lead));
+    assert!(
+        !mcts.line_leads_by(2, lead),
+        "the second stone leads by less"
+    );
+    assert!(mcts.line_leads_by(0, f64::MAX), "an empty line is settled");
+
+    // A lead of any size is enough: the search stops soon after a tenth of its time.
+    let mut game = position(5, 2, 4, 21);
+    let mut mcts: Mcts<Cell> = Mcts::new(options.search, 5);
+    let any = Settle {
+        plies: 2,
+        share: 0.0,
+    };
+    let took = timed_search(&mut mcts, &mut game, any, Duration::from_secs(3));
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    assert!(mcts.line_leads_by(2, 0.0));
+
+    // A lead no search could reach: it runs its whole time.
+    let mut mcts: Mcts<Cell> = Mcts::new(options.search, 5);
+    let never = Settle {
+        plies: 2,
+        share: 1e12,
+    };
+    let time = Duration::from_millis(300);
+    assert!(timed_search(&mut mcts, &mut game, never, time) >= time);
 }

@@ -402,6 +402,7 @@ fn limits(ms: u64) -> Limits {
     Limits {
         optimum: Duration::from_millis(ms),
         maximum: Duration::from_millis(ms),
+        keeps_savings: false,
     }
 }
 

@@ -41,6 +41,7 @@ pub fn play<R: Rules>(
     let limits = Limits {
         optimum: Duration::from_secs_f64(seconds),
         maximum: Duration::from_secs_f64(seconds),
+        keeps_savings: false,
     };
     let mut moves = Vec::new();
     while let Some(colour) = game.to_move() {

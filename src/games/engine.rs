@@ -299,6 +299,7 @@ impl<R: Rules> VariantEngine for GameEngine<R> {
         let limits = Limits {
             optimum: ANALYZE_LIMIT,
             maximum: ANALYZE_LIMIT,
+            keeps_savings: false,
         };
         let (_, last) = self.watched(start, limits, watch);
         // The search ended by itself (the position proven, or a playout limit): its

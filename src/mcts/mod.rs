@@ -187,7 +187,29 @@ pub struct MctsLimits {
     pub start: Instant,
     pub time: Option<Duration>,
     pub playouts: Option<u64>,
+    /// With a time limit: stop as soon as the choice is settled (see [`Settle`]).
+    pub settle: Option<Settle>,
 }
+
+/// Stopping a timed search once its choice is settled, so that a clock that keeps unused
+/// time has it for later turns: the STOP strategy of Baier & Winands (2015, "Time
+/// Management for Monte Carlo Tree Search"), the most effective they measured in five games.
+/// The search stops when, on each of the first `plies` moves of the most visited line, the
+/// most visited child leads the runner-up by more playouts than `share` of the time left
+/// would make at the rate so far (with `share` 1 no playout to come could change the line;
+/// below 1 the search stops sooner, betting that the runner-up would not catch up).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settle {
+    pub plies: usize,
+    pub share: f64,
+}
+
+/// Share of its time a search spends before it may stop as settled: below that the visit
+/// counts and the rate say too little.
+const SETTLE_AFTER: f64 = 0.1;
+/// Playouts between two looks at whether the choice is settled (a look walks a line of a
+/// few nodes and scans their children).
+const SETTLE_CHECK_PLAYOUTS: u64 = 256;
 
 /// Playouts every search makes, whatever its limits.
 pub const MIN_PLAYOUTS: u64 = 16;
@@ -538,6 +560,13 @@ impl<M: PackedMove> Mcts<M> {
                 {
                     break;
                 }
+                if done
+                    && own.is_multiple_of(SETTLE_CHECK_PLAYOUTS)
+                    && self.is_settled(&limits, made, now)
+                {
+                    log::debug!("settled after {made} playouts");
+                    break;
+                }
                 if let (Some(at), Some(every)) = (next_report, report_every) {
                     if now >= at {
                         report(self, &self.progress(made, limits.start));
@@ -552,6 +581,53 @@ impl<M: PackedMove> Mcts<M> {
             own += 1;
         }
         race.report(&mut claim);
+    }
+
+    /// Whether a search with `limits` that has made `made` playouts by `now` may stop because
+    /// its choice is settled ([`Settle`]).
+    fn is_settled(&self, limits: &MctsLimits, made: u64, now: Instant) -> bool {
+        let (Some(settle), Some(time)) = (limits.settle, limits.time) else {
+            return false;
+        };
+        let elapsed = now.duration_since(limits.start).as_secs_f64();
+        let time = time.as_secs_f64();
+        if elapsed < time * SETTLE_AFTER || elapsed <= 0.0 {
+            return false;
+        }
+        let to_come = made as f64 / elapsed * (time - elapsed).max(0.0) * settle.share;
+        self.line_leads_by(settle.plies, to_come)
+    }
+
+    /// Whether, on each of the first `plies` moves of the line of best children from the
+    /// root, the best child leads every other child that is not a proven loss by more than
+    /// `playouts` visits. A proven node's move is settled whatever its visits; where the
+    /// line ends early, nothing is.
+    pub fn line_leads_by(&self, plies: usize, playouts: f64) -> bool {
+        let tree = &self.tree;
+        let mut node: NodeId = 0;
+        for _ in 0..plies {
+            let Some(best) = self.best_child(node) else {
+                return false;
+            };
+            let n = tree.get(node);
+            if n.proven == UNPROVEN {
+                // The proven children of an unproven node are losses for its mover.
+                let runner_up = n
+                    .children()
+                    .filter(|&c| c as NodeId != best)
+                    .map(|c| tree.get(c as NodeId))
+                    .filter(|c| c.proven == UNPROVEN)
+                    .map(|c| c.visits)
+                    .max()
+                    .unwrap_or(0);
+                let lead = tree.get(best).visits.saturating_sub(runner_up);
+                if lead as f64 <= playouts {
+                    return false;
+                }
+            }
+            node = best;
+        }
+        true
     }
 
     /// A snapshot of the search so far.
@@ -1474,6 +1550,7 @@ mod tests {
             start: Instant::now(),
             time: None,
             playouts: Some(playouts),
+            settle: None,
         };
         let progress = mcts.search(game, limits, None, |_, _| {}).unwrap();
         (mcts, progress)

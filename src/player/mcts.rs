@@ -6,7 +6,7 @@ use super::helpers::{merged_line, root_parallel, Helper};
 use super::{Analysis, Candidate, Watch};
 use crate::board::{Board, Cell};
 use crate::game::{mix64, Game, MAX_PLAYERS};
-use crate::mcts::{FastRng, Mcts, MctsConfig, MctsLimits, NodeId, Progress, UNPROVEN};
+use crate::mcts::{FastRng, Mcts, MctsConfig, MctsLimits, NodeId, Progress, Settle, UNPROVEN};
 use crate::playout::{
     mean_log_margin, OmegaTree, PlayoutConfig, Scratch, CLASS_NAMES, COUNT_NAMES,
 };
@@ -24,6 +24,14 @@ const NODE_BYTES: usize = crate::mcts::node_bytes();
 const CONTINUATION_PLAYOUTS: u64 = 256;
 /// What the MAST statistics keep from one search to the next.
 const MAST_DECAY: f32 = 0.5;
+/// Under a clock that keeps unused time, a search stops once no runner-up on its turn's line
+/// could catch up with the best in this share of the playouts its time left would make
+/// ([`Settle`]).
+const SETTLE_SHARE: f64 = 0.5;
+/// A search that may stop once settled aims this much past the optimum (never past the
+/// maximum): most searches stop well before their aim, and without the stretch the time
+/// they save would pile up for the end of the game, where proofs make it worthless.
+const SETTLE_STRETCH: f64 = 1.5;
 /// Share of a move's optimum time the exact endgame search may take.
 const EXACT_SHARE: f64 = 0.5;
 /// Transposition table of the exact endgame search, in MiB.
@@ -284,14 +292,22 @@ impl MctsPlayer {
         // Reproducible with a playout limit: the clock is then ignored.
         let timed = self.options.playouts.is_none();
         let clock = |t: Duration| timed.then_some(t);
-        let mut time = clock(limits.optimum);
         let mut budget = self.options.playouts;
+        // Stop early once the turn is settled only where the time saved is kept for later.
+        let mut settle = (timed && limits.keeps_savings).then_some(Settle {
+            plies: k,
+            share: SETTLE_SHARE,
+        });
+        let mut time = clock(match settle {
+            Some(_) => limits.optimum.mul_f64(SETTLE_STRETCH).min(limits.maximum),
+            None => limits.optimum,
+        });
         loop {
             // 1. Search from the root (the position after the stones of the turn chosen so
             // far), then read the turn off the tree's most visited line.
-            self.search(game, start, time, budget, watch.as_deref_mut());
+            self.search(game, start, time, budget, settle, watch.as_deref_mut());
             if self.options.play_on && self.is_lost(game) {
-                self.play_on(game, start, time, budget, watch.as_deref_mut());
+                self.play_on(game, start, time, budget, settle, watch.as_deref_mut());
             }
             let chosen = self.line(k - turn.len());
             for &cell in &chosen {
@@ -306,6 +322,7 @@ impl MctsPlayer {
             self.move_root(game);
             budget = Some(budget.map_or(CONTINUATION_PLAYOUTS, |b| b.min(CONTINUATION_PLAYOUTS)));
             time = clock(limits.maximum);
+            settle = None;
         }
         for _ in 0..turn.len() {
             game.unplace();
@@ -319,7 +336,7 @@ impl MctsPlayer {
     pub fn analyze(&mut self, game: &mut Game, stop: &Stop, watch: &mut Watch) {
         self.prepare(game);
         let start = Instant::now();
-        self.search(game, start, None, None, Some(&mut *watch));
+        self.search(game, start, None, None, None, Some(&mut *watch));
         // The root is proven (or the tree cannot grow): the analysis no longer changes.
         while !stop.is_raised() {
             std::thread::sleep(STOP_POLL);
@@ -335,7 +352,7 @@ impl MctsPlayer {
     /// the tree is ready when the game comes back to the engine. Contract: as `analyze`.
     pub fn ponder(&mut self, game: &mut Game) {
         self.prepare(game);
-        self.search(game, Instant::now(), None, None, None);
+        self.search(game, Instant::now(), None, None, None, None);
     }
 
     /// The candidate turns for the player to move, as the tree sees them now. Contract: the
@@ -433,6 +450,7 @@ impl MctsPlayer {
         start: Instant,
         time: Option<Duration>,
         playouts: Option<u64>,
+        settle: Option<Settle>,
         watch: Option<&mut Watch>,
     ) {
         log::info!("info the position is proven lost: playing on without proofs");
@@ -440,7 +458,7 @@ impl MctsPlayer {
             mcts.clear();
             mcts.set_solver(false);
         }
-        self.search(game, start, time, playouts, watch);
+        self.search(game, start, time, playouts, settle, watch);
         let solver = self.options.search.solver;
         for mcts in self.trees_mut() {
             mcts.set_solver(solver);
@@ -496,6 +514,7 @@ impl MctsPlayer {
         start: Instant,
         time: Option<Duration>,
         playouts: Option<u64>,
+        settle: Option<Settle>,
         mut watch: Option<&mut Watch>,
     ) {
         // Reproducible: the same position, seed and playout limit give the same search.
@@ -505,6 +524,7 @@ impl MctsPlayer {
             start,
             time,
             playouts,
+            settle,
         };
         let board = log::log_enabled!(log::Level::Info).then(|| game.board().clone());
         // The analysis plays its candidates on a copy of the root position.

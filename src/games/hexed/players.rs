@@ -351,6 +351,7 @@ impl MctsPlayer {
                 None => Some(limits.optimum.min(limits.maximum)),
             },
             playouts: self.playouts,
+            settle: None,
         };
         match watch {
             Some(watch) => {
@@ -466,6 +467,7 @@ pub fn bench(options: &PlayerOptions) -> String {
         start,
         time: None,
         playouts: Some(options.mcts.playouts.unwrap_or(BENCH_PLAYOUTS)),
+        settle: None,
     };
     let mut pos = HexedPosition::new(&game, Evaluation::StoneCount);
     let progress = mcts.search(&mut pos, limits, None, |_, _| {});

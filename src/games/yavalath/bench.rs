@@ -79,6 +79,7 @@ pub fn run(options: &PlayerOptions) -> String {
             start,
             time: None,
             playouts: Some(count),
+            settle: None,
         };
         let p = mcts.search(&mut pos, limits, None, |_, _| {});
         let label = format!("{name:<10} empty board playouts");

@@ -165,6 +165,7 @@ impl Core for MctsCore {
             start,
             time: self.playouts.is_none().then_some(limits.optimum),
             playouts: self.playouts,
+            settle: None,
         };
         let mover = game.to_move.expect("the game is not over");
         let progress = match watch {
@@ -557,6 +558,7 @@ pub fn opening_values(side: usize, playouts: u64) -> Vec<(String, f64)> {
     let far = Limits {
         optimum: std::time::Duration::from_secs(3600),
         maximum: std::time::Duration::from_secs(3600),
+        keeps_savings: false,
     };
     empty
         .board()
@@ -604,6 +606,7 @@ mod tests {
         let limits = Limits {
             optimum: std::time::Duration::from_secs(60),
             maximum: std::time::Duration::from_secs(60),
+            keeps_savings: false,
         };
         for seed in 1..=3 {
             let mut options = PlayerOptions::for_player(crate::player::PlayerKind::Mcts);
