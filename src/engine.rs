@@ -284,6 +284,31 @@ impl Engine {
 /// The swap is played when the best turn's chance to win is below this.
 pub const SWAP_BELOW: f64 = 0.5;
 
+/// Empty cells at the start of a turn from which the tree search usually proves the result
+/// within a fraction of a second: on side 5 with two players at 1 s a turn it proved it with
+/// 11 to 13 empty cells (`RUST_LOG=info` logs of `omega-match`), and the exact solver of
+/// `solve` takes about 1 s at 19. Turns that start with this many or fewer count as light
+/// when main time is shared out ([`TurnsLeft`]).
+const LIGHT_TURN_EMPTIES: usize = 13;
+
+/// The turns the player to move has left (this one included), the light ones among them
+/// being, with two players, those that start with at most [`LIGHT_TURN_EMPTIES`] empty
+/// cells. With 3 or 4 players none is light: a turn of 3 or 4 stones near the end is a far
+/// bigger search, and the weights were measured with two. Contract: `game` is at a turn
+/// boundary (a round of K turns places K*K stones).
+fn turns_left(game: &Game) -> TurnsLeft {
+    let k = game.players();
+    let own = game.turns_left().div_ceil(k);
+    let empties = game.empties().len();
+    let light = match k {
+        2 => (0..own)
+            .filter(|&j| empties.saturating_sub(j * k * k) <= LIGHT_TURN_EMPTIES)
+            .count(),
+        _ => 0,
+    };
+    TurnsLeft { own, light }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,26 +340,6 @@ mod tests {
     }
 }
 
-/// Empty cells at the start of a turn from which the tree search usually proves the result
-/// within a fraction of a second: on side 5 with two players at 1 s a turn it proved it with
-/// 11 to 13 empty cells (`RUST_LOG=info` logs of `omega-match`), and the exact solver of
-/// `solve` takes about 1 s at 19. Turns that start with this many or fewer count as light
-/// when main time is shared out ([`TurnsLeft`]).
-const LIGHT_TURN_EMPTIES: usize = 13;
-
-/// The turns the player to move has left (this one included), the light ones among them
-/// being those that start with at most [`LIGHT_TURN_EMPTIES`] empty cells. Contract: `game`
-/// is at a turn boundary (a round of K turns places K*K stones).
-fn turns_left(game: &Game) -> TurnsLeft {
-    let k = game.players();
-    let own = game.turns_left().div_ceil(k);
-    let empties = game.empties().len();
-    let light = (0..own)
-        .filter(|&j| empties.saturating_sub(j * k * k) <= LIGHT_TURN_EMPTIES)
-        .count();
-    TurnsLeft { own, light }
-}
-
 #[cfg(test)]
 mod time_left_tests {
     use super::*;
@@ -355,8 +360,11 @@ mod time_left_tests {
         let turn = crate::player::random_turn(&game, 1);
         game.play_turn(Colour::White, &turn).unwrap();
         assert_eq!(turns_left(&game), TurnsLeft { own: 15, light: 3 });
-        // Three players on side 5: white's last turn starts with 16 empty cells.
-        let game = Game::new(5, 3).unwrap();
+        // Three players on side 5: black's last turn starts with 13 empty cells, but with 3
+        // or 4 players no turn counts as light.
+        let mut game = Game::new(5, 3).unwrap();
+        let turn = crate::player::random_turn(&game, 1);
+        game.play_turn(Colour::White, &turn).unwrap();
         assert_eq!(turns_left(&game), TurnsLeft { own: 6, light: 0 });
     }
 

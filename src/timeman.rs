@@ -2,7 +2,9 @@
 //! (the optimum) and the most it may take (the maximum), in the manner of Stockfish's
 //! timeman and MoHex/Wolve's time control.
 //!
-//! - The tree search thinks until the optimum: every playout is worth having.
+//! - The tree search thinks until the optimum: every playout is worth having. Where the clock
+//!   keeps what a turn does not use ([`Limits::keeps_savings`]) a 2-player search aims
+//!   further and stops once its choice is settled, and the turns after it get the time.
 //! - The alpha-beta search starts no new iteration past a share of the optimum (an iteration
 //!   costs several times the previous one) and stops wherever it is at the maximum.
 //!
