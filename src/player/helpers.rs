@@ -63,11 +63,15 @@ pub fn root_parallel(
     stop.lower();
     // The helpers stop a little before the main thread, so that they have ended when it
     // joins them: a helper that waits for a core when the main thread ends would make the
-    // turn late (with the other core busy, 0.05 s turns took up to 57 ms that way).
+    // turn late (with the other core busy, 0.05 s turns took up to 57 ms that way). Whether
+    // the turn is settled is the main thread's call, on its tree; it then stops the helpers
+    // (a helper settling on its own tree would leave its core idle while the main one
+    // searches on).
     let helper_limits = MctsLimits {
         time: limits
             .time
             .map(|t| t.saturating_sub(HELPER_LEAD.min(t / 4))),
+        settle: None,
         ..limits
     };
     std::thread::scope(|scope| {
