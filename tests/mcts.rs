@@ -675,7 +675,64 @@ fn every_playout_policy_fills_the_board_and_scores_it_as_the_rules() {
                 assert_eq!(won, winner(&scores, players), "{name}");
                 assert_eq!(rewards[won], 1.0, "{name}");
             }
-            assert_eq!(tree.game.hash(), hash, "{name}: the game changed");
+            assert_eq!(tree.game().hash(), hash, "{name}: the game changed");
+        }
+    }
+}
+
+/// The tree's plies are played on light stones, not on the game (see `playout/stones.rs`):
+/// deep in a descent, the moves, the priors (the default's patterns with the near-last
+/// factors, and the placement deltas that read the game's evaluation) and the end of the game
+/// are those of a game brought to the same position, and the root game is left as it was.
+#[test]
+fn the_tree_reads_its_position_as_a_game_played_to_it_would() {
+    use omega::mcts::MctsPosition;
+    let priors_of = |tree: &mut OmegaTree, moves: &[Cell]| {
+        let mut out = Vec::new();
+        tree.priors(moves, &mut out);
+        out
+    };
+    for (side, players, turns) in [(5, 2, 3), (5, 3, 2), (6, 4, 1), (3, 2, 0)] {
+        for settings in ["", "pattern_prior=0,prior_scale=300"] {
+            let mut options = MctsOptions::strong();
+            for s in settings.split(',').filter(|s| !s.is_empty()) {
+                let (k, v) = s.split_once('=').unwrap();
+                options.set(k, v).unwrap();
+            }
+            let mut root = position(side, players, turns, 23);
+            let hash = root.hash();
+            let mut reached = root.clone();
+            let mut scratch = Scratch::new(&root);
+            let mut tree = OmegaTree::new(&mut root, &mut scratch, options.playout);
+            let mut depth = 0;
+            // A descent of up to 2 turns and a stone, to the end of small boards.
+            while !tree.is_terminal() && depth < 2 * players + 1 {
+                let mut moves = Vec::new();
+                tree.moves(&mut moves);
+                assert_eq!(moves, reached.empties(), "{settings}: the moves at {depth}");
+                assert_eq!(tree.mover(), reached.to_move().index());
+                let mut fresh_scratch = Scratch::new(&reached);
+                let mut copy = reached.clone();
+                let mut fresh = OmegaTree::new(&mut copy, &mut fresh_scratch, options.playout);
+                assert_eq!(
+                    priors_of(&mut tree, &moves),
+                    priors_of(&mut fresh, &moves),
+                    "{settings}: the priors at {depth}"
+                );
+                let cell = moves[(depth * 7) % moves.len()];
+                tree.play(cell);
+                reached.place(cell);
+                depth += 1;
+            }
+            assert_eq!(tree.is_terminal(), reached.is_over());
+            for _ in 0..depth {
+                tree.undo();
+            }
+            assert_eq!(
+                tree.game().hash(),
+                hash,
+                "{settings}: the root game changed"
+            );
         }
     }
 }

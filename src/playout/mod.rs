@@ -10,6 +10,7 @@ mod pattern_weights_4p;
 mod policy;
 mod reply;
 mod score;
+mod stones;
 
 pub use learn::{to_source, Choices};
 pub use pattern::OFF_BOARD;
@@ -18,10 +19,11 @@ pub use policy::{
     CountWeights, Weights, CLASS_NAMES, COUNT_NAMES, DEFAULT_COUNT_WEIGHTS, DEFAULT_WEIGHTS,
 };
 pub use score::{winner, Scorer};
+use stones::TreeStones;
 
 use crate::board::Cell;
 use crate::eval;
-use crate::game::{Game, MAX_PLAYERS};
+use crate::game::{Colour, Game, MAX_PLAYERS};
 use crate::mcts::{FastRng, MctsPosition, Rewards};
 
 /// How playouts and priors are made. `Default` is the plain baseline: uniformly random
@@ -118,8 +120,6 @@ pub struct Scratch {
     /// MAST: for every colour and cell, playouts that ended with the colour there and the
     /// sum of its owner's rewards.
     mast: Vec<(f32, f32)>,
-    /// A copy of the board for reading patterns in the tree.
-    board: Vec<u8>,
     rings: Vec<[Cell; 6]>,
     groups: PlayoutGroups,
     empties: Vec<Cell>,
@@ -128,6 +128,8 @@ pub struct Scratch {
     /// previous turn.
     near_last: Vec<u32>,
     near_stamp: u32,
+    /// The stones of the tree's current position (see `stones.rs`).
+    stones: TreeStones,
 }
 
 impl Scratch {
@@ -135,13 +137,13 @@ impl Scratch {
         Scratch {
             scorer: Scorer::new(game.board()),
             mast: vec![(0.0, 0.0); MAX_PLAYERS * game.board().cell_count()],
-            board: Vec::new(),
             rings: pattern::rings(game.board()),
             groups: PlayoutGroups::default(),
             empties: Vec::with_capacity(game.board().cell_count()),
             replies: reply::Replies::new(game.board().cell_count(), game.players()),
             near_last: vec![0; game.board().cell_count() + 1],
             near_stamp: 0,
+            stones: TreeStones::default(),
         }
     }
 
@@ -160,17 +162,21 @@ impl Scratch {
     }
 }
 
-/// A game seen by the tree search.
+/// A game seen by the tree search. Its plies are played on the light stones of
+/// `scratch.stones`; `game` stays at the search's root, and is brought to the current
+/// position only for the experiments that read its groups ([`OmegaTree::at_node`]).
 pub struct OmegaTree<'a> {
-    pub game: &'a mut Game,
+    game: &'a mut Game,
     scratch: &'a mut Scratch,
     config: PlayoutConfig,
 }
 
 impl<'a> OmegaTree<'a> {
-    /// Contract: `scratch` fits the game's board ([`Scratch::fits`]).
+    /// Contract: `scratch` fits the game's board ([`Scratch::fits`]). The game is left as it
+    /// is: every ply the search plays it takes back.
     pub fn new(game: &'a mut Game, scratch: &'a mut Scratch, config: PlayoutConfig) -> Self {
         debug_assert!(scratch.fits(game));
+        scratch.stones.reset(game);
         OmegaTree {
             game,
             scratch,
@@ -178,9 +184,42 @@ impl<'a> OmegaTree<'a> {
         }
     }
 
+    /// The game at the search's root.
+    pub fn game(&self) -> &Game {
+        self.game
+    }
+
     /// Stones still to be placed until the end of the game.
     fn stones_left(&self) -> usize {
-        self.game.total_turns() * self.game.players() - self.game.stones_placed()
+        self.game.total_turns() * self.game.players() - self.scratch.stones.stones_placed()
+    }
+
+    /// `f` on the game brought to the tree's current position: the stones placed since the
+    /// root are placed on it, and taken back afterwards. For the settings that read the
+    /// game's groups or evaluation (none of the default's), at the cost of the replay.
+    fn at_node<R>(&mut self, f: impl FnOnce(&Game, &mut Scratch) -> R) -> R {
+        let mut depth = 0;
+        for cell in self.scratch.stones.path() {
+            self.game.place(cell);
+            depth += 1;
+        }
+        let result = f(self.game, self.scratch);
+        for _ in 0..depth {
+            self.game.unplace();
+        }
+        result
+    }
+
+    /// The colour of the next stone.
+    #[inline]
+    fn next_colour(&self) -> Colour {
+        Colour::from_index(self.scratch.stones.phase() as usize)
+    }
+
+    /// Whether the next stone is of the colour of the player placing it.
+    #[inline]
+    fn own_colour(&self) -> bool {
+        self.scratch.stones.phase() == self.scratch.stones.mover()
     }
 
     /// The rewards of a finished board with `scores`: 1 for the winner, 0 for the others,
@@ -217,28 +256,28 @@ impl MctsPosition for OmegaTree<'_> {
 
     #[inline]
     fn mover(&self) -> usize {
-        self.game.to_move().index()
+        self.scratch.stones.mover() as usize
     }
 
     #[inline]
     fn is_terminal(&self) -> bool {
-        self.game.is_over()
+        self.scratch.stones.is_over()
     }
 
     fn moves(&self, out: &mut Vec<Cell>) {
-        if !self.game.is_over() {
-            out.extend_from_slice(self.game.empties());
+        if !self.scratch.stones.is_over() {
+            out.extend_from_slice(self.scratch.stones.empties());
         }
     }
 
     #[inline]
     fn play(&mut self, m: Cell) {
-        self.game.place(m);
+        self.scratch.stones.place(m);
     }
 
     #[inline]
     fn undo(&mut self) {
-        self.game.unplace();
+        self.scratch.stones.unplace();
     }
 
     fn amaf_len(&self) -> usize {
@@ -253,15 +292,15 @@ impl MctsPosition for OmegaTree<'_> {
 
     #[inline]
     fn amaf_tag(&self) -> u8 {
-        self.game.next_stone_colour().index() as u8
+        self.scratch.stones.phase()
     }
 
     fn priors(&mut self, moves: &[Cell], out: &mut Vec<f32>) {
         let power = self.config.pattern_prior;
-        if power > 0.0 && self.game.players() <= self.config.pattern_prior_players {
+        let players = self.game.players();
+        if power > 0.0 && players <= self.config.pattern_prior_players {
             // The pattern's gamma g, relative to the geometric mean 1: g^a / (g^a + 1).
-            let n = self.game.board().cell_count();
-            let own = self.game.next_stone_colour() == self.game.to_move();
+            let own = self.own_colour();
             let power = match self.config.pattern_prior_other {
                 other if !own && other > 0.0 => other,
                 _ => power,
@@ -276,39 +315,35 @@ impl MctsPosition for OmegaTree<'_> {
             } else {
                 0
             };
-            let board = &mut self.scratch.board;
-            board.clear();
-            board.extend_from_slice(self.game.stone_indices());
-            board.push(OFF_BOARD);
-            let colour = self.game.next_stone_colour().index() as u8;
-            let players = self.game.players();
+            let colour = self.scratch.stones.phase();
             let model = &pattern::gammas(players)[usize::from(!own)];
-            let sizes = pattern::size_gammas(players).map(|t| &t[usize::from(!own)]);
             let states = pattern::states(colour);
-            debug_assert_eq!(board.len(), n + 1);
+            let start = out.len();
+            let scratch = &*self.scratch;
+            let board = scratch.stones.board();
+            debug_assert_eq!(board.len(), self.game.board().cell_count() + 1);
             for &m in moves {
-                let ring =
-                    model[pattern::code(board, &self.scratch.rings[m as usize], &states) as usize];
-                let g = match sizes {
-                    Some(sizes) => ring * sizes[pattern::size_class(self.game, m, colour)],
-                    None => ring,
-                };
-                let g = if stamp != 0 && self.scratch.near_last[m as usize] == stamp {
+                let g = model[pattern::code(board, &scratch.rings[m as usize], &states) as usize];
+                out.push(if stamp != 0 && scratch.near_last[m as usize] == stamp {
                     g * near
                 } else {
                     g
-                };
-                // powf was 2.5 % of a search's time (perf): the powers 1 and 2 multiply.
-                let ga = if power == 1.0 {
-                    g
-                } else if power == 2.0 {
-                    g * g
-                } else {
-                    g.powf(power)
-                };
-                out.push(ga);
+                });
             }
-            let start = out.len() - moves.len();
+            if let Some(sizes) = pattern::size_gammas(players).map(|t| &t[usize::from(!own)]) {
+                // The size classes read the groups, which only the game keeps.
+                self.at_node(|game, _| {
+                    for (g, &m) in out[start..].iter_mut().zip(moves) {
+                        *g *= sizes[pattern::size_class(game, m, colour)];
+                    }
+                });
+            }
+            // powf was 2.5 % of a search's time (perf): the powers 1 and 2 multiply.
+            if power == 2.0 {
+                out[start..].iter_mut().for_each(|g| *g *= *g);
+            } else if power != 1.0 {
+                out[start..].iter_mut().for_each(|g| *g = g.powf(power));
+            }
             let mean = if self.config.pattern_centre && !moves.is_empty() {
                 let logs: f32 = out[start..].iter().map(|g| g.ln()).sum();
                 (logs / moves.len() as f32).exp()
@@ -325,16 +360,14 @@ impl MctsPosition for OmegaTree<'_> {
             return;
         }
         // The mover wants its own colour to grow and every other colour to lose.
-        let colour = self.game.next_stone_colour();
-        let sign = if colour == self.game.to_move() {
-            1.0
-        } else {
-            -1.0
-        };
-        for &m in moves {
-            let delta = eval::placement_delta(self.game, colour, m) as f32;
-            out.push(0.5 + 0.5 * (sign * delta / scale).tanh());
-        }
+        let colour = self.next_colour();
+        let sign = if self.own_colour() { 1.0 } else { -1.0 };
+        self.at_node(|game, _| {
+            for &m in moves {
+                let delta = eval::placement_delta(game, colour, m) as f32;
+                out.push(0.5 + 0.5 * (sign * delta / scale).tanh());
+            }
+        });
     }
 
     /// A fill of the board to the end, then its scores: uniformly random (the empty cells in
@@ -344,14 +377,19 @@ impl MctsPosition for OmegaTree<'_> {
     fn playout(&mut self, rng: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
         let n = self.game.board().cell_count();
         let k = self.game.players();
-        amaf[..n].copy_from_slice(self.game.stone_indices());
-        amaf[n] = OFF_BOARD;
+        amaf[..=n].copy_from_slice(self.scratch.stones.board());
         let stones = self.stones_left();
+        if self.config.candidates > 1 {
+            // The placement classes start from the groups, which only the game keeps.
+            self.at_node(|game, scratch| scratch.groups.start(game));
+        }
+        let tree = &self.scratch.stones;
+        let (colour, mover) = (tree.phase(), tree.mover());
+        let last = tree.recent_stone(0).ok().or_else(|| self.game.last_stone());
         self.scratch.empties.clear();
-        self.scratch.empties.extend_from_slice(self.game.empties());
-        let colour = self.game.next_stone_colour().index() as u8;
-        let mover = self.game.to_move().index() as u8;
-        let last = self.game.last_stone();
+        self.scratch
+            .empties
+            .extend_from_slice(self.scratch.stones.empties());
         let scratch = &mut *self.scratch;
         let mut replied = false;
         let scores = if self.config.candidates <= 1 && self.config.greedy_end > 0 {
@@ -425,7 +463,6 @@ impl MctsPosition for OmegaTree<'_> {
             }
             scratch.scorer.scores(amaf, k)
         } else {
-            scratch.groups.start(self.game);
             policy::fill(
                 self.game.board(),
                 &mut scratch.groups,
@@ -477,10 +514,14 @@ fn mark_near_last_turn(game: &Game, scratch: &mut Scratch) -> u32 {
     let stamp = scratch.near_stamp;
     let k = game.players();
     // Back from the last stone: this turn's stones so far are skipped, the k before them are
-    // the previous turn's.
-    let this_turn = game.next_stone_colour().index();
+    // the previous turn's (placed in the tree, or before its root in the game).
+    let this_turn = scratch.stones.phase() as usize;
     for back in this_turn..this_turn + k {
-        if let Some(cell) = game.recent_stone(back) {
+        let cell = match scratch.stones.recent_stone(back) {
+            Ok(cell) => Some(cell),
+            Err(rest) => game.recent_stone(rest),
+        };
+        if let Some(cell) = cell {
             for &nb in &scratch.rings[cell as usize] {
                 scratch.near_last[nb as usize] = stamp;
             }
