@@ -145,6 +145,11 @@ pub struct MctsConfig {
     /// confidence bound `mean - final_lcb / sqrt(visits)` among those with at least a tenth
     /// of the most visited one's visits, instead of the most visited (0 = most visited).
     pub final_lcb: f32,
+    /// The RAVE backup skips the nodes with fewer playouts than this (0 = none): a node
+    /// that has just been expanded starts with its ancestor's AMAF values and its priors,
+    /// 100 and 20 playouts' worth in the default, beside which its first few playouts add
+    /// little, and its children are a backup's coldest memory.
+    pub rave_min_visits: u32,
 }
 
 impl Default for MctsConfig {
@@ -175,6 +180,7 @@ impl Default for MctsConfig {
             leaf_playouts: 1,
             leaf_amaf_full: false,
             final_lcb: 0.0,
+            rave_min_visits: 0,
         }
     }
 }
@@ -1033,6 +1039,10 @@ impl<M: PackedMove> Worker<M> {
             self.backup_batch(tree, config);
         } else if played_out && config.rave {
             for step in &self.path {
+                if tree.at(step.node).visits() < config.rave_min_visits {
+                    // The path's nodes below a skipped one have fewer playouts still.
+                    break;
+                }
                 let reward = self.rewards[step.mover as usize];
                 // Branch-free (about half the siblings match, at random, so a branch would be
                 // mispredicted half the time): the match is read from a table.
@@ -1468,6 +1478,9 @@ mod tests {
         players: usize,
         winner: fn(&[u16]) -> usize,
         picked: Vec<u16>,
+        /// The AMAF tag of every ply; playouts fill the AMAF board with 1, so a tag of 1
+        /// makes every move a hit for AMAF, the default 0 none.
+        tag: u8,
     }
 
     impl Picks {
@@ -1477,6 +1490,7 @@ mod tests {
                 players: 2,
                 winner: |picked| usize::from(picked.first() != Some(&(MOVES - 1))),
                 picked: Vec::new(),
+                tag: 0,
             }
         }
 
@@ -1486,6 +1500,7 @@ mod tests {
                 players: 3,
                 winner,
                 picked: Vec::new(),
+                tag: 0,
             }
         }
     }
@@ -1521,7 +1536,7 @@ mod tests {
             m as usize
         }
         fn amaf_tag(&self) -> u8 {
-            0
+            self.tag
         }
         fn priors(&mut self, moves: &[u16], out: &mut Vec<f32>) {
             out.extend(
@@ -1569,6 +1584,43 @@ mod tests {
         assert_eq!(progress.proven, Some(0));
         assert_eq!(progress.pv, vec![MOVES - 1]);
         assert!(progress.playouts > LAZY_BLOCK as u64);
+    }
+
+    /// With `rave_min_visits` the RAVE backup leaves alone the children of nodes with fewer
+    /// playouts: the root's children gather AMAF playouts, the children of a node with fewer
+    /// than 50 keep none (no priors, no inheritance here); without it both gather.
+    #[test]
+    fn the_rave_backup_skips_the_nodes_below_its_threshold() {
+        for min in [0, 50] {
+            let config = MctsConfig {
+                solver: false,
+                exploration: 1.0,
+                rave_min_visits: min,
+                ..MctsConfig::default()
+            };
+            // Three players and a winner that every pick can change: the visits spread.
+            let mut game = Picks::three(4, |p| p.iter().map(|&m| m as usize).sum::<usize>() % 3);
+            game.tag = 1;
+            let (mcts, _) = search_picks(config, &mut game, 3_000);
+            let tree = &mcts.tree;
+            let amaf_playouts = |node: NodeId| -> f32 {
+                let range = tree.at(node).children();
+                tree.slots(range).1.iter().map(|a| a.visits()).sum()
+            };
+            assert!(amaf_playouts(0) > 0.0, "min {min}: the root's children");
+            let small: Vec<NodeId> = (0..tree.len() as NodeId)
+                .filter(|&n| tree.at(n).is_expanded() && tree.at(n).visits() < 50)
+                .collect();
+            assert!(small.len() > 5, "{}", small.len());
+            for n in small {
+                let got = amaf_playouts(n);
+                if min == 0 {
+                    assert!(got > 0.0, "node {n}");
+                } else {
+                    assert_eq!(got, 0.0, "node {n}");
+                }
+            }
+        }
     }
 
     /// With `prior_own_only` the searching player's nodes get the priors and the
