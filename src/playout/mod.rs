@@ -385,7 +385,7 @@ impl MctsPosition for OmegaTree<'_> {
         }
         let tree = &self.scratch.stones;
         let (colour, mover) = (tree.phase(), tree.mover());
-        let last = tree.recent_stone(0).ok().or_else(|| self.game.last_stone());
+        let last = tree.recent_stone(self.game, 0);
         self.scratch.empties.clear();
         self.scratch
             .empties
@@ -517,11 +517,7 @@ fn mark_near_last_turn(game: &Game, scratch: &mut Scratch) -> u32 {
     // the previous turn's (placed in the tree, or before its root in the game).
     let this_turn = scratch.stones.phase() as usize;
     for back in this_turn..this_turn + k {
-        let cell = match scratch.stones.recent_stone(back) {
-            Ok(cell) => Some(cell),
-            Err(rest) => game.recent_stone(rest),
-        };
-        if let Some(cell) = cell {
+        if let Some(cell) = scratch.stones.recent_stone(game, back) {
             for &nb in &scratch.rings[cell as usize] {
                 scratch.near_last[nb as usize] = stamp;
             }

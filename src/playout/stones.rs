@@ -104,16 +104,17 @@ impl TreeStones {
         self.phase == 0 && self.mover == 0 && self.empties.len() < k * k
     }
 
-    /// The cell of the stone placed `back` stones before the last one (0: the last), if it
-    /// was placed since the root; `Err(back)` with the count left to go back in the root
-    /// game otherwise.
+    /// The cell of the stone placed `back` stones before the last one (0: the last), if
+    /// any, as [`Game::recent_stone`] of a game played to this position: from the stones
+    /// placed since the root, then from `root`'s history. Contract: `root` is the game of
+    /// the last [`reset`](Self::reset).
     #[inline]
-    pub fn recent_stone(&self, back: usize) -> Result<Cell, usize> {
+    pub fn recent_stone(&self, root: &Game, back: usize) -> Option<Cell> {
         let len = self.placed.len();
         if back < len {
-            Ok(self.placed[len - 1 - back].0)
+            Some(self.placed[len - 1 - back].0)
         } else {
-            Err(back - len)
+            root.recent_stone(back - len)
         }
     }
 
@@ -182,11 +183,7 @@ mod tests {
         assert_eq!(stones.stones_placed(), game.stones_placed());
         assert_eq!(stones.is_over(), game.is_over());
         for back in 0..game.stones_placed() + 2 {
-            let cell = match stones.recent_stone(back) {
-                Ok(cell) => Some(cell),
-                Err(rest) => root.recent_stone(rest),
-            };
-            assert_eq!(cell, game.recent_stone(back));
+            assert_eq!(stones.recent_stone(root, back), game.recent_stone(back));
         }
     }
 
