@@ -11,7 +11,7 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: omega [OPTIONS]          run the engine on stdin/stdout (see protocol.md)
        omega bench [OPTIONS]    search fixed positions, print nodes/s and playouts/s
-       omega learn-patterns FILE...
+       omega learn-patterns [--patterns-only] FILE...
                                 learn the playout pattern weights from game records
 
 options:
@@ -243,13 +243,18 @@ pub fn run(args: &[String]) -> ExitCode {
     }
 }
 
-/// `omega learn-patterns FILE...`: fits the pattern gammas to the games of the given
+/// `omega learn-patterns [--patterns-only] FILE...`: fits the pattern gammas to the games of the given
 /// transcripts and prints them as the source of the table for their number of players
 /// (`src/playout/pattern_weights.rs` for 2, `pattern_weights_3p.rs`, `pattern_weights_4p.rs`).
 /// Contract: every game has the same number of players (a table serves one number).
-fn learn_patterns(files: &[String]) -> ExitCode {
+fn learn_patterns(args: &[String]) -> ExitCode {
+    // With `--patterns-only` the size classes stay at 1 (see `Choices::fit`).
+    let sizes = args.first().is_none_or(|a| a != "--patterns-only");
+    let files = &args[usize::from(!sizes)..];
     if files.is_empty() {
-        eprintln!("usage: omega learn-patterns FILE...   (game transcripts, e.g. match records)");
+        eprintln!(
+            "usage: omega learn-patterns [--patterns-only] FILE...   (game transcripts, e.g. match records)"
+        );
         return ExitCode::from(2);
     }
     let mut choices = crate::playout::Choices::default();
@@ -284,7 +289,7 @@ fn learn_patterns(files: &[String]) -> ExitCode {
         choices.len()
     );
     eprintln!("omega: learning from {about}");
-    let gammas = choices.fit(LEARNING_ROUNDS);
+    let gammas = choices.fit(LEARNING_ROUNDS, sizes);
     print!("{}", crate::playout::to_source(&gammas, &about));
     ExitCode::SUCCESS
 }

@@ -64,3 +64,47 @@ fn games_of_different_numbers_of_players_are_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The size-class lines of a printed table.
+fn size_gammas(source: &str) -> Vec<&str> {
+    let (_, sizes) = source
+        .split_once("pub const SIZE_GAMMAS")
+        .expect("a size table");
+    sizes.lines().filter(|l| l.starts_with("    (")).collect()
+}
+
+#[test]
+fn the_patterns_only_fit_leaves_the_size_classes_at_one() {
+    let dir = scratch("sizes");
+    let game = dir.join("a.gtp");
+    std::fs::write(&game, FOUR_PLAYERS).unwrap();
+    let table = |patterns_only: bool| {
+        let mut command = Command::new(OMEGA);
+        command.arg("learn-patterns");
+        if patterns_only {
+            command.arg("--patterns-only");
+        }
+        let out = command.arg(&game).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (alone, joint) = (table(true), table(false));
+    assert_eq!(size_gammas(&alone).len(), 16);
+    assert!(
+        size_gammas(&alone)
+            .iter()
+            .all(|l| l.trim() == "(1.0000, 1.0000),"),
+        "{alone}"
+    );
+    assert!(
+        size_gammas(&joint)
+            .iter()
+            .any(|l| l.trim() != "(1.0000, 1.0000),"),
+        "the joint fit moves some size class: {joint}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -85,9 +85,11 @@ impl Choices {
         self.len() == 0
     }
 
-    /// The gammas of both models after `rounds` of minorization-maximization.
-    pub fn fit(&self, rounds: usize) -> [Gammas; 2] {
-        [0, 1].map(|m| fit_model(&self.models[m], rounds))
+    /// The gammas of both models after `rounds` of minorization-maximization; with `sizes`
+    /// false the size classes are held at 1 (the patterns alone, as the committed 2-player
+    /// table is).
+    pub fn fit(&self, rounds: usize, sizes: bool) -> [Gammas; 2] {
+        [0, 1].map(|m| fit_model(&self.models[m], rounds, sizes))
     }
 }
 
@@ -162,7 +164,7 @@ fn denominators(choices: &[Choice], patterns: &Kind, sizes: &Kind, of_patterns: 
     denominator
 }
 
-fn fit_model(choices: &[Choice], rounds: usize) -> Gammas {
+fn fit_model(choices: &[Choice], rounds: usize, fit_sizes: bool) -> Gammas {
     let mut patterns = Kind::new(CODES);
     let mut sizes = Kind::new(SIZE_CLASSES);
     for ch in choices {
@@ -176,7 +178,9 @@ fn fit_model(choices: &[Choice], rounds: usize) -> Gammas {
     for _ in 0..rounds {
         // The two kinds in turn, each with the other's gammas held.
         patterns.update(&denominators(choices, &patterns, &sizes, true));
-        sizes.update(&denominators(choices, &patterns, &sizes, false));
+        if fit_sizes {
+            sizes.update(&denominators(choices, &patterns, &sizes, false));
+        }
     }
     let by_class = patterns.normalised();
     Gammas {
@@ -259,7 +263,7 @@ mod tests {
             }
             choices.add_game(&game);
         }
-        choices.fit(20)
+        choices.fit(20, true)
     }
 
     /// Games where every stone goes to the lowest empty cell with no neighbour of its colour
