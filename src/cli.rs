@@ -243,14 +243,15 @@ pub fn run(args: &[String]) -> ExitCode {
     }
 }
 
-/// `omega learn-patterns [--patterns-only] FILE...`: fits the pattern gammas to the games of the given
-/// transcripts and prints them as the source of the table for their number of players
-/// (`src/playout/pattern_weights.rs` for 2, `pattern_weights_3p.rs`, `pattern_weights_4p.rs`).
-/// Contract: every game has the same number of players (a table serves one number).
+/// `omega learn-patterns [--patterns-only] FILE...`: fits the pattern gammas to the games of
+/// the given transcripts and prints them as the source of the table for their number of
+/// players (`src/playout/pattern_weights.rs` for 2, `pattern_weights_3p.rs`,
+/// `pattern_weights_4p.rs`); with `--patterns-only` the size classes stay at 1 (see
+/// `Choices::fit`). Contract: every game has the same number of players (a table serves one
+/// number).
 fn learn_patterns(args: &[String]) -> ExitCode {
-    // With `--patterns-only` the size classes stay at 1 (see `Choices::fit`).
-    let sizes = args.first().is_none_or(|a| a != "--patterns-only");
-    let files = &args[usize::from(!sizes)..];
+    let fit_sizes = args.first().is_none_or(|a| a != "--patterns-only");
+    let files = &args[usize::from(!fit_sizes)..];
     if files.is_empty() {
         eprintln!(
             "usage: omega learn-patterns [--patterns-only] FILE...   (game transcripts, e.g. match records)"
@@ -289,7 +290,7 @@ fn learn_patterns(args: &[String]) -> ExitCode {
         choices.len()
     );
     eprintln!("omega: learning from {about}");
-    let gammas = choices.fit(LEARNING_ROUNDS, sizes);
+    let gammas = choices.fit(LEARNING_ROUNDS, fit_sizes);
     print!("{}", crate::playout::to_source(&gammas, &about));
     ExitCode::SUCCESS
 }

@@ -85,11 +85,11 @@ impl Choices {
         self.len() == 0
     }
 
-    /// The gammas of both models after `rounds` of minorization-maximization; with `sizes`
-    /// false the size classes are held at 1 (the patterns alone, as the committed 2-player
-    /// table is).
-    pub fn fit(&self, rounds: usize, sizes: bool) -> [Gammas; 2] {
-        [0, 1].map(|m| fit_model(&self.models[m], rounds, sizes))
+    /// The gammas of both models after `rounds` of minorization-maximization; with
+    /// `fit_sizes` false the size classes are held at 1 (the patterns alone, as the committed
+    /// 2-player table is).
+    pub fn fit(&self, rounds: usize, fit_sizes: bool) -> [Gammas; 2] {
+        [0, 1].map(|m| fit_model(&self.models[m], rounds, fit_sizes))
     }
 }
 
