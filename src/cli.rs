@@ -29,7 +29,8 @@ tree search (mcts, mcts-plain):
   --threads N         threads searching (default: the machine's cores; for the
                       alpha-beta 1 with --depth or --nodes)
   --playouts N        stop at N playouts a thread, ignoring the clock: reproducible
-                      with --seed (with --set parallel=tree only with one thread)
+                      with --seed (with mcts's one shared tree only with one thread;
+                      --set parallel=root: with any)
   --tree-mb MB        memory for the search tree in MiB (default: 512)
   --set NAME=VALUE    set search parameters, for experiments (comma-separated list;
                       see src/player/mcts.rs)

@@ -235,6 +235,20 @@ fn genmove_is_legal_on_every_side_for_two_three_and_four_players() {
     }
 }
 
+/// `--playouts N` counts a thread's playouts: two threads make 2N in one shared tree, and
+/// N in the first thread's tree of their own each.
+#[test]
+fn a_playout_limit_counts_each_threads_playouts() {
+    for tree in [false, true] {
+        let mut e = engine(PlayerKind::Mcts, 3_000, 4, 2, tree);
+        e.set_up(5, 2).unwrap();
+        e.genmove(Colour::White, false, None).unwrap().unwrap();
+        let searched = e.kept_playouts().unwrap();
+        let range = if tree { 6_000..9_000 } else { 3_000..6_000 };
+        assert!(range.contains(&searched), "tree {tree}: {searched}");
+    }
+}
+
 #[test]
 fn the_tree_below_the_turns_played_is_kept() {
     let mut game = position(5, 2, 2, 3);

@@ -13,6 +13,7 @@
 //!
 //! The search never prints: it reports through a callback.
 
+mod deferred;
 mod rng;
 mod tree;
 
@@ -332,6 +333,10 @@ struct Worker<M> {
     /// and tag, the playouts that ended with the tag there, then each player's reward summed
     /// over them ([`BATCH_STRIDE`] numbers a key and tag).
     batch: Vec<f32>,
+    /// Whether other threads search the same tree: the RAVE backups of the busiest nodes
+    /// are then deferred ([`deferred`]).
+    shared: bool,
+    deferred: deferred::Deferred,
 }
 
 /// AMAF tags a batch tells apart (the colours of a stone game); other tags are not credited.
@@ -495,6 +500,7 @@ impl<M: PackedMove> Mcts<M> {
         }
         // 1. The root is always expanded, so that every search has a move to give.
         let mut main = Worker::new(self.rng.clone(), first);
+        main.shared = !others.is_empty();
         if !self.tree.root().is_expanded() {
             self.tree.claim(0);
             main.path.clear();
@@ -512,6 +518,7 @@ impl<M: PackedMove> Mcts<M> {
                 let race = &race;
                 scope.spawn(move || {
                     let mut worker = Worker::new(FastRng::new(seed), pos);
+                    worker.shared = true;
                     let mut claim = Claim::default();
                     while !race.over.load(Relaxed)
                         && this.tree.at(0).proven() == UNPROVEN
@@ -519,10 +526,12 @@ impl<M: PackedMove> Mcts<M> {
                     {
                         worker.iterate(this, pos);
                     }
+                    worker.deferred.flush_all(&this.tree);
                     race.report(&mut claim);
                 });
             }
             this.run_first(&mut main, first, &race, limits, report_every, &mut report);
+            main.deferred.flush_all(&this.tree);
             // Under a playout limit the others make the rest of the playouts handed out.
             if limits.playouts.is_none() || this.is_stopped() {
                 race.over.store(true, Relaxed);
@@ -750,6 +759,8 @@ impl<M: PackedMove> Worker<M> {
             columns: EdgeStats::default(),
             scores: Vec::new(),
             batch: Vec::new(),
+            shared: false,
+            deferred: deferred::Deferred::default(),
         }
     }
 
@@ -1039,11 +1050,16 @@ impl<M: PackedMove> Worker<M> {
             self.backup_batch(tree, config);
         } else if played_out && config.rave {
             for step in &self.path {
-                if tree.at(step.node).visits() < config.rave_min_visits {
+                let visits = tree.at(step.node).visits();
+                if visits < config.rave_min_visits {
                     // The path's nodes below a skipped one have fewer playouts still.
                     break;
                 }
                 let reward = self.rewards[step.mover as usize];
+                if self.shared && visits >= deferred::HOT_VISITS {
+                    self.deferred.add(tree, step, reward, &self.amaf);
+                    continue;
+                }
                 // Branch-free (about half the siblings match, at random, so a branch would be
                 // mispredicted half the time): the match is read from a table.
                 for a in tree.slots(tree.at(step.node).children()).1 {

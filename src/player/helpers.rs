@@ -1,16 +1,17 @@
 //! The threads of the tree search beyond the first, in one of two ways (`--set
 //! parallel=root|tree`):
 //! - root parallelism (Chaslot, Winands & van den Herik, "Parallel Monte-Carlo Tree Search",
-//!   2008), the default: every extra thread searches a tree of its own from the same
+//!   2008), `mcts-plain`'s way: every extra thread searches a tree of its own from the same
 //!   position with its own random numbers, and the turn is read off the visits summed over
 //!   all the trees. The trees share nothing while they search, so the playouts scale with
-//!   the cores (1.8x-1.9x with two threads here), and each tree is as reproducible under a
-//!   playout limit as a single one.
-//! - tree parallelism with virtual loss ([`Mcts::search_threads`]): all threads search the
-//!   one tree. Its nodes are shared cache lines, and RAVE updates every sibling on a
-//!   playout's path, so with playouts of a few microseconds the cores spend much of their
-//!   time passing those lines back and forth: 1.4x-1.5x the playouts of one thread on the
-//!   2-core machine. See the README for the match between the two.
+//!   the cores (1.7x-2.0x with two threads here), and each tree is as reproducible under a
+//!   playout limit as a single one; but each tree is as deep as one thread makes it.
+//! - tree parallelism with virtual loss ([`Mcts::search_threads`]), the default `mcts`'s
+//!   way: all threads search the one tree. Its nodes are shared cache lines, and RAVE
+//!   updates every sibling on a playout's path, so the busiest nodes' RAVE backups are
+//!   summed by each thread and written every few playouts (`mcts/deferred.rs`): 1.1x-1.7x
+//!   the playouts of one thread on the 2-core machine, and at 1 s a turn stronger than two
+//!   trees (README, "Threads").
 
 use crate::board::Cell;
 use crate::mcts::{Mcts, MctsConfig, MctsLimits, NodeId, Progress, UNPROVEN};
