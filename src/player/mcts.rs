@@ -538,9 +538,10 @@ impl MctsPlayer {
         self.mcts.reseed(seed);
         // `--playouts` counts a thread's playouts; the one shared tree gets every thread's.
         let threads = self.helpers.len() as u64 + 1;
-        let playouts = match self.options.tree_parallel {
-            true => playouts.map(|n| n.saturating_mul(threads)),
-            false => playouts,
+        let playouts = if self.options.tree_parallel {
+            playouts.map(|n| n.saturating_mul(threads))
+        } else {
+            playouts
         };
         let limits = MctsLimits {
             start,
