@@ -12,7 +12,7 @@
 //! moves with one more playout's AMAF share, so selection there loses nothing measurable
 //! by seeing the sums a few playouts late.
 
-use super::{Step, MATCH};
+use super::{amaf_hit, Step};
 use crate::mcts::tree::{PackedMove, Tree};
 use crate::mcts::NodeId;
 use std::ops::Range;
@@ -55,7 +55,7 @@ impl Deferred {
         let i = self.slot(tree, step.node, &children);
         let p = &mut self.pending[i];
         for (s, a) in p.sums.iter_mut().zip(tree.slots(children).1) {
-            let hit = MATCH[(amaf[a.key()] ^ step.tag) as usize];
+            let hit = amaf_hit(amaf[a.key()], step.tag);
             s.0 += hit;
             s.1 += reward * hit;
         }
@@ -185,7 +185,7 @@ mod tests {
                     tag: (rng.next_u64() % 2) as u8,
                 };
                 for a in direct.slots(direct.at(node).children()).1 {
-                    let hit = MATCH[(amaf[a.key()] ^ step.tag) as usize];
+                    let hit = amaf_hit(amaf[a.key()], step.tag);
                     a.add(hit, reward * hit);
                 }
                 deferred.add(&tree, &step, reward, &amaf);

@@ -253,6 +253,14 @@ static MATCH: [f32; 256] = {
     t
 };
 
+/// 1.0 if a playout's AMAF tag `tag_of_key` (its entry for a child's key) is the tag of
+/// the step, else 0.0. Branch-free (about half the siblings match, at random, so a branch
+/// would be mispredicted half the time): the match is read from a table.
+#[inline]
+fn amaf_hit(tag_of_key: u8, step_tag: u8) -> f32 {
+    MATCH[(tag_of_key ^ step_tag) as usize]
+}
+
 /// The visits a leaf needs before it is expanded: [`MctsConfig::expand_visits`] while the
 /// arena is at most half full, then twice, 4, 8 and 16 times as many as each further eighth
 /// of it fills. A long search on a big board so slows the growth of its tree instead of
@@ -1060,10 +1068,8 @@ impl<M: PackedMove> Worker<M> {
                     self.deferred.add(tree, step, reward, &self.amaf);
                     continue;
                 }
-                // Branch-free (about half the siblings match, at random, so a branch would be
-                // mispredicted half the time): the match is read from a table.
                 for a in tree.slots(tree.at(step.node).children()).1 {
-                    let hit = MATCH[(self.amaf[a.key()] ^ step.tag) as usize];
+                    let hit = amaf_hit(self.amaf[a.key()], step.tag);
                     a.add(hit, reward * hit);
                 }
             }
