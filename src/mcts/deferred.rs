@@ -133,7 +133,7 @@ impl Pending {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcts::FastRng;
+    use crate::mcts::{add_rave_now, FastRng};
 
     /// A root with `width` children, each with `width` children of its own (moves and AMAF
     /// keys 0..width).
@@ -184,10 +184,7 @@ mod tests {
                     mover: 0,
                     tag: (rng.next_u64() % 2) as u8,
                 };
-                for a in direct.slots(direct.at(node).children()).1 {
-                    let hit = amaf_hit(amaf[a.key()], step.tag);
-                    a.add(hit, reward * hit);
-                }
+                add_rave_now(&direct, &step, reward, &amaf);
                 deferred.add(&tree, &step, reward, &amaf);
             }
             if playout < FLUSH_PLAYOUTS as usize - 1 {

@@ -261,6 +261,17 @@ fn amaf_hit(tag_of_key: u8, step_tag: u8) -> f32 {
     MATCH[(tag_of_key ^ step_tag) as usize]
 }
 
+/// One playout's RAVE backup at `step`, written to the tree at once: every child of the
+/// node whose key the playout tagged with the step's tag gets `reward` (the step's mover's)
+/// in its AMAF statistics. `amaf` holds the playout's tags by key.
+#[inline]
+fn add_rave_now<M: PackedMove>(tree: &Tree<M>, step: &Step, reward: f32, amaf: &[u8]) {
+    for a in tree.slots(tree.at(step.node).children()).1 {
+        let hit = amaf_hit(amaf[a.key()], step.tag);
+        a.add(hit, reward * hit);
+    }
+}
+
 /// The visits a leaf needs before it is expanded: [`MctsConfig::expand_visits`] while the
 /// arena is at most half full, then twice, 4, 8 and 16 times as many as each further eighth
 /// of it fills. A long search on a big board so slows the growth of its tree instead of
@@ -1068,10 +1079,7 @@ impl<M: PackedMove> Worker<M> {
                     self.deferred.add(tree, step, reward, &self.amaf);
                     continue;
                 }
-                for a in tree.slots(tree.at(step.node).children()).1 {
-                    let hit = amaf_hit(self.amaf[a.key()], step.tag);
-                    a.add(hit, reward * hit);
-                }
+                add_rave_now(tree, step, reward, &self.amaf);
             }
         }
 
