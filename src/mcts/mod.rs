@@ -981,9 +981,18 @@ impl<M: PackedMove> Worker<M> {
         // 1. Selection: follow the best child by UCT-RAVE down to a leaf or a proven node.
         // Each node is counted as visited on the way down (virtual loss: other threads see
         // the playout as a loss until its reward arrives, and spread out).
+        // At a node of a shared tree busy enough ([`deferred`]), the visit and the reward
+        // of the child taken are kept in this thread's buffer for a few playouts instead of
+        // written at once; `own` is this thread's unwritten visits of the current node.
         self.path.clear();
         let mut node: NodeId = 0;
-        let mut visits_before = tree.at(0).add_visit();
+        let root = tree.at(0);
+        let (mut visits_before, mut own) = if self.is_hot(root) {
+            let before = self.deferred.add_root_visit(tree);
+            (root.visits() + before, self.deferred.own_root_visits())
+        } else {
+            (root.add_visit(), 0)
+        };
         loop {
             let mover = pos.mover();
             self.path.push(Step {
@@ -1009,10 +1018,18 @@ impl<M: PackedMove> Worker<M> {
             if config.lazy_children && n.unwritten() > 0 {
                 self.grow(mcts, pos, node);
             }
-            let child = self.select(mcts, node, mover);
+            let child = self.select(mcts, node, mover, own);
             tree.prefetch_children(child);
             let c = tree.at(child);
-            visits_before = c.add_visit();
+            let deferred = if self.is_hot(n) {
+                self.deferred.add_visit(tree, node, child)
+            } else {
+                None
+            };
+            (visits_before, own) = match deferred {
+                Some(before) => (c.visits() + before, before + 1),
+                None => (c.add_visit(), 0),
+            };
             pos.play(c.mv());
             node = child;
         }
@@ -1062,8 +1079,12 @@ impl<M: PackedMove> Worker<M> {
         // 4. Backup: every edge of the path gets the reward of the player who chose it, and
         // every sibling whose move the playout made gets it in its RAVE statistics.
         for w in self.path.windows(2) {
-            tree.at(w[1].node)
-                .add_value(self.rewards[w[0].mover as usize] as f64);
+            let reward = self.rewards[w[0].mover as usize] as f64;
+            if self.is_hot(tree.at(w[0].node)) {
+                self.deferred.add_value(tree, w[0].node, w[1].node, reward);
+            } else {
+                tree.at(w[1].node).add_value(reward);
+            }
         }
         if batched && config.rave {
             self.backup_batch(tree, config);
@@ -1167,6 +1188,13 @@ impl<M: PackedMove> Worker<M> {
         }
     }
 
+    /// Whether other threads search this tree and `node` is busy enough that the backups to
+    /// its children go through this thread's [`deferred`] buffers.
+    #[inline]
+    fn is_hot(&self, node: &AtomicNode) -> bool {
+        self.shared && node.visits() >= deferred::HOT_VISITS
+    }
+
     /// The child of `node` with the highest UCT-RAVE score for `mover`. Proven wins are taken
     /// at once; proven losses only when every child is one. Contract: `node` is expanded.
     ///
@@ -1179,11 +1207,16 @@ impl<M: PackedMove> Worker<M> {
     /// (see [`Memo`]): a move's score changes by about `1 / visits` a playout, so for a few
     /// playouts the child that led the scan leads still while its score stays above the
     /// runner-up's, and the scan of every child, most of a search's time, is skipped.
-    fn select(&mut self, mcts: &Mcts<M>, node: NodeId, mover: usize) -> NodeId {
+    fn select(&mut self, mcts: &Mcts<M>, node: NodeId, mover: usize, own: u32) -> NodeId {
         let (tree, c) = (&mcts.tree, &mcts.config);
         let parent = tree.at(node);
-        let parent_visits = parent.visits();
+        let parent_visits = parent.visits() + own;
         let range = parent.children();
+        let own_edges = if self.is_hot(parent) {
+            self.deferred.own_edges(node, &range)
+        } else {
+            None
+        };
         let first = range.start;
         let exploration = if node == 0 {
             c.exploration.max(c.root_exploration)
@@ -1220,7 +1253,10 @@ impl<M: PackedMove> Worker<M> {
             if memo.node == node && parent_visits < memo.until {
                 let i = (memo.child as usize).wrapping_sub(first);
                 if let (Some(child), Some(a)) = (children.get(i), amaf.get(i)) {
-                    if child.proven() == UNPROVEN && weights.score_one(child, a) >= memo.runner_up {
+                    let pending = own_edges.and_then(|e| e.get(i)).copied();
+                    if child.proven() == UNPROVEN
+                        && weights.score_one(child, a, pending) >= memo.runner_up
+                    {
                         return memo.child;
                     }
                 }
@@ -1239,6 +1275,9 @@ impl<M: PackedMove> Worker<M> {
         //    three passes with the prefetch of `Tree::prefetch_children` 273,000 to 281,000.
         let len = children.len();
         let any_proven = self.columns.read(children, amaf);
+        if let Some(edges) = own_edges {
+            self.columns.add_own(edges);
+        }
         let scores = &mut self.scores;
         if scores.len() < len {
             scores.resize(len, 0.0);
@@ -1327,10 +1366,13 @@ impl ScoreWeights {
     }
 
     /// The score of one child, as [`ScoreWeights::score`] computes it.
-    fn score_one(&self, child: &AtomicNode, a: &Amaf) -> f32 {
-        let visits = child.visits() as f32;
+    /// `pending`: this thread's unwritten (visits, reward sum) of the child, if it keeps any.
+    fn score_one(&self, child: &AtomicNode, a: &Amaf, pending: Option<(u32, f64)>) -> f32 {
+        let (own_visits, own_value) = pending.unwrap_or((0, 0.0));
+        let visits = (child.visits() + own_visits) as f32;
+        let value = (child.value() + own_value) as f32;
         let prior = child.prior();
-        let mean = self.mean(visits, child.value() as f32, a.visits(), a.value(), prior);
+        let mean = self.mean(visits, value, a.visits(), a.value(), prior);
         if self.additive() {
             mean + self.nudge(visits, prior)
         } else {
@@ -1405,6 +1447,16 @@ impl EdgeStats {
         }
         proven
     }
+
+    /// Adds a thread's unwritten (visits, reward sum) of the children, first child first, to
+    /// the columns read (see [`deferred::Deferred::own_edges`]).
+    fn add_own(&mut self, edges: &[(u32, f64)]) {
+        let len = edges.len().min(self.visits.len());
+        for (i, &(visits, value)) in edges[..len].iter().enumerate() {
+            self.visits[i] += visits as f32;
+            self.value[i] += value as f32;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1465,7 +1517,7 @@ mod tests {
             let mut scores = vec![0.0; 9];
             weights.score(&columns, &mut scores);
             for (i, (child, a)) in children.iter().zip(amaf).enumerate() {
-                assert_eq!(scores[i], weights.score_one(child, a), "child {i}");
+                assert_eq!(scores[i], weights.score_one(child, a, None), "child {i}");
                 let (n, m) = (child.visits() as f32 + 2.0, a.visits() + 20.0);
                 let v = child.value() as f32 + 2.0 * child.prior();
                 let r = a.value() + 20.0 * child.prior();
@@ -1486,7 +1538,7 @@ mod tests {
             prior_bias: 0.0,
             first_play_urgency: 0.75,
         };
-        assert_eq!(weights.score_one(&children[0], &amaf[0]), 0.75);
+        assert_eq!(weights.score_one(&children[0], &amaf[0], None), 0.75);
         // A proven child is reported.
         children[4].set_proven(1);
         assert!(EdgeStats::default().read(children, amaf));

@@ -16,7 +16,8 @@
 //! them with a release store of the parent's `children` word; a reader that sees the children
 //! (acquire load) sees them whole. Visits are counted with atomic adds, and at the start of
 //! a descent (a virtual loss: the playout counts as a loss until its reward arrives);
-//! reward sums are added by compare-and-swap; the AMAF statistics are read and written
+//! reward sums are added by compare-and-swap (below the busiest nodes both are first summed
+//! in each thread's buffers: `deferred.rs`); the AMAF statistics are read and written
 //! without read-modify-write, so two threads may now and then lose one update, which Fuego
 //! measured as harmless and which costs nothing on one thread.
 
@@ -119,6 +120,11 @@ impl AtomicNode {
     #[inline]
     pub fn add_visit(&self) -> u32 {
         self.visits.fetch_add(1, Relaxed)
+    }
+    /// Counts `n` more playouts through the node (a thread's deferred visits).
+    #[inline]
+    pub fn add_visits(&self, n: u32) {
+        self.visits.fetch_add(n, Relaxed);
     }
     /// Adds a reward to the node's sum.
     #[inline]
