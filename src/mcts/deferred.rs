@@ -106,12 +106,8 @@ impl Deferred {
         parent: NodeId,
         child: NodeId,
     ) -> Option<u32> {
-        let children = tree.at(parent).children();
-        if !children.contains(&(child as usize)) {
-            return None;
-        }
-        let i = self.slot(tree, parent, &children);
-        let edge = &mut self.pending[i].edges[child as usize - children.start];
+        let (i, k) = self.edge_slot(tree, parent, child)?;
+        let edge = &mut self.pending[i].edges[k];
         edge.0 += 1;
         Some(edge.0 - 1)
     }
@@ -125,18 +121,32 @@ impl Deferred {
         child: NodeId,
         reward: f64,
     ) {
-        let children = tree.at(parent).children();
-        if !children.contains(&(child as usize)) {
+        let Some((i, k)) = self.edge_slot(tree, parent, child) else {
             tree.at(child).add_value(reward);
             return;
-        }
-        let i = self.slot(tree, parent, &children);
+        };
         let p = &mut self.pending[i];
-        p.edges[child as usize - children.start].1 += reward;
+        p.edges[k].1 += reward;
         p.rewards += 1;
         if p.rewards >= FLUSH_PLAYOUTS {
             p.write(tree);
         }
+    }
+
+    /// The buffer of `parent` and `child`'s index in it; None when the child is no longer
+    /// among the parent's children (see [`Deferred::add_visit`]).
+    fn edge_slot<M: PackedMove>(
+        &mut self,
+        tree: &Tree<M>,
+        parent: NodeId,
+        child: NodeId,
+    ) -> Option<(usize, usize)> {
+        let children = tree.at(parent).children();
+        if !children.contains(&(child as usize)) {
+            return None;
+        }
+        let i = self.slot(tree, parent, &children);
+        Some((i, child as usize - children.start))
     }
 
     /// This thread's (visits, reward sum) of the children of `node` not yet written, in the
@@ -214,7 +224,7 @@ impl Pending {
         }
         self.rewards = 0;
         if self.playouts == 0 {
-            // Nothing summed besides visits in flight (RAVE sums come with rewards).
+            // No RAVE backup summed since the last write.
             return;
         }
         for (s, a) in self.sums.iter_mut().zip(amaf) {
