@@ -395,6 +395,7 @@ impl MctsPosition for OmegaTree<'_> {
         let scores = if self.config.candidates <= 1 && self.config.greedy_end > 0 {
             policy::greedy_end_fill(
                 self.game.board(),
+                scratch.scorer.earlier(),
                 &mut scratch.groups,
                 amaf,
                 &mut scratch.empties,

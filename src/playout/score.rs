@@ -45,6 +45,12 @@ impl Scorer {
         }
     }
 
+    /// The neighbours of each cell earlier in cell order (left, below, below-left; the
+    /// board's `outside` index where there is none), for the playouts' own group scans.
+    pub fn earlier(&self) -> &[[Cell; 3]] {
+        &self.earlier
+    }
+
     /// The number of cells of the board it was built for.
     pub fn cells(&self) -> usize {
         self.earlier.len()
