@@ -82,10 +82,12 @@ impl PlayoutGroups {
     }
 
     /// Builds the groups of the stones in `colours` from scratch, in one scan in cell order
-    /// as the scorer does ([`super::Scorer::earlier`]): each stone joins the groups of its neighbours
-    /// earlier in that order, and when the one below-left has its colour the other two are in
-    /// its group already. About half the work of joining all six neighbours (perf: the rebuild
-    /// was most of what a greedy end added to a playout).
+    /// as the scorer does: each stone joins the groups of its neighbours earlier in that
+    /// order, and when the one below-left has its colour the other two are in its group
+    /// already. About half the work of joining all six neighbours.
+    ///
+    /// Contract: `earlier` is [`super::Scorer::earlier`] of the board `colours` is on, and
+    /// `colours` holds that board's cells and then its `outside` index, never a colour.
     pub fn rebuild(&mut self, earlier: &[[Cell; 3]], colours: &[u8]) {
         let len = earlier.len();
         self.parent.clear();
@@ -271,6 +273,7 @@ pub fn fill(
 /// best for the player placing it by the exact change of the stone's colour's score: the
 /// highest for the player's own colour, the lowest for the others. The last turns of a real
 /// game are played so, and the last player's advantage with them; a random fill misses both.
+/// `earlier` is the scorer's table of the board ([`PlayoutGroups::rebuild`]).
 #[allow(clippy::too_many_arguments)]
 pub fn greedy_end_fill(
     board: &Board,
