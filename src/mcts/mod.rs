@@ -410,6 +410,12 @@ impl Race {
                 None => CLAIM_BATCH,
                 Some(n) => n.max(MIN_PLAYOUTS).saturating_sub(k).min(CLAIM_BATCH),
             };
+            // A short claim took all that was left: the rest of the batch goes back, so
+            // that `begun` stays what was handed out and [`Race::give_back`] can return
+            // playouts to it.
+            if claim.left < CLAIM_BATCH {
+                self.begun.fetch_sub(CLAIM_BATCH - claim.left, Relaxed);
+            }
             if claim.left == 0 {
                 return false;
             }
@@ -424,7 +430,30 @@ impl Race {
         self.made
             .fetch_add(std::mem::take(&mut claim.unreported), Relaxed);
     }
+
+    /// Counts the playouts of `claim` made so far and hands back those it did not make, so
+    /// that a search that pauses (to prune a full tree) still makes exactly its playout
+    /// limit. Contract: the thread takes no more playouts with `claim` in this round.
+    fn give_back(&self, claim: &mut Claim) {
+        self.report(claim);
+        self.begun
+            .fetch_sub(std::mem::take(&mut claim.left), Relaxed);
+    }
 }
+
+/// What a search carries from one round to the next (rounds end where a full tree is
+/// pruned): when the first thread reports the search's progress (every `report_every`, the
+/// next at `next_report`), and whether the threads stop when the arena fills.
+struct Round {
+    report_every: Option<Duration>,
+    next_report: Option<Instant>,
+    stop_when_full: bool,
+}
+
+/// Playouts a node needs to keep its children when a full tree is first pruned (Fuego's
+/// `prune_min_count` default); the threshold doubles while a pruning keeps more than half
+/// the arena.
+const PRUNE_MIN_VISITS: u32 = 16;
 
 impl<M: PackedMove> Mcts<M> {
     pub fn new(config: MctsConfig, seed: u64) -> Mcts<M> {
@@ -527,50 +556,95 @@ impl<M: PackedMove> Mcts<M> {
                 return None;
             }
         }
-        let seeds: Vec<u64> = others.iter().map(|_| main.rng.next_u64()).collect();
         let race = Race::default();
-        let this: &Self = self;
-        // 2. Playouts until a limit, or until the root is proven; the other threads until
-        // the first one ends.
-        std::thread::scope(|scope| {
-            for (pos, seed) in others.iter_mut().zip(seeds) {
-                let race = &race;
-                scope.spawn(move || {
-                    let mut worker = Worker::new(FastRng::new(seed), pos);
-                    worker.shared = true;
-                    let mut claim = Claim::default();
-                    while !race.over.load(Relaxed)
-                        && this.tree.at(0).proven() == UNPROVEN
-                        && race.take(&mut claim, limits.playouts)
-                    {
-                        worker.iterate(this, pos);
-                    }
-                    worker.deferred.flush_all(&this.tree);
-                    race.report(&mut claim);
-                });
+        let mut round = Round {
+            report_every,
+            next_report: report_every.map(|d| limits.start + d),
+            stop_when_full: true,
+        };
+        let mut prune_visits = PRUNE_MIN_VISITS;
+        let mut made_before = 0;
+        loop {
+            // 2. Playouts until a limit, or until the root is proven, or until the arena is
+            //    full; the other threads until the first one ends.
+            let seeds: Vec<u64> = others.iter().map(|_| main.rng.next_u64()).collect();
+            race.over.store(false, Relaxed);
+            let this: &Self = self;
+            let stop_when_full = round.stop_when_full;
+            let full = std::thread::scope(|scope| {
+                for (pos, seed) in others.iter_mut().zip(seeds) {
+                    let race = &race;
+                    scope.spawn(move || {
+                        let mut worker = Worker::new(FastRng::new(seed), pos);
+                        worker.shared = true;
+                        let mut claim = Claim::default();
+                        while !race.over.load(Relaxed)
+                            && !this.round_ends(stop_when_full)
+                            && this.tree.at(0).proven() == UNPROVEN
+                            && race.take(&mut claim, limits.playouts)
+                        {
+                            worker.iterate(this, pos);
+                        }
+                        worker.deferred.flush_all(&this.tree);
+                        race.give_back(&mut claim);
+                    });
+                }
+                let full = this.run_first(&mut main, first, &race, limits, &mut round, &mut report);
+                main.deferred.flush_all(&this.tree);
+                // Under a playout limit the others make the rest of the playouts handed out.
+                if full || limits.playouts.is_none() || this.is_stopped() {
+                    race.over.store(true, Relaxed);
+                }
+                full
+            });
+            if !full {
+                break;
             }
-            this.run_first(&mut main, first, &race, limits, report_every, &mut report);
-            main.deferred.flush_all(&this.tree);
-            // Under a playout limit the others make the rest of the playouts handed out.
-            if limits.playouts.is_none() || this.is_stopped() {
-                race.over.store(true, Relaxed);
+            // A round that made no playout at all: the arena is too small to grow even
+            // pruned. A search past half its time: the copy (a tenth of a second or more
+            // for a big arena) could run past the turn's time. Either goes on without
+            // growing, as it would without pruning.
+            let made = race.made.load(Relaxed);
+            let late = limits.time.is_some_and(|t| limits.start.elapsed() * 2 > t);
+            if made == made_before || late {
+                round.stop_when_full = false;
+                continue;
             }
-        });
+            made_before = made;
+            // 3. The arena is full: no leaf could be expanded any more, and a leaf that
+            //    gathered its playouts after that would keep its one-playout-deep mean
+            //    whatever they said (a 15 s analysis on side 5 showed one with 1.6 million
+            //    playouts and a better mean than the searched move above it). So the tree
+            //    is pruned, as Fuego prunes a full tree: the nodes below `prune_visits`
+            //    playouts lose their children, and the threshold doubles whenever that
+            //    does not free half the arena. Then the search goes on.
+            let (before, started) = (self.tree.len(), Instant::now());
+            let mut kept = self.tree.prune(prune_visits);
+            while kept > self.tree.capacity() / 2 && prune_visits < u32::MAX {
+                prune_visits = prune_visits.saturating_mul(2);
+                kept = self.tree.prune(prune_visits);
+            }
+            main.memos.clear();
+            log::info!(
+                "info tree full at {before} nodes, pruned to {kept} in {:.3} s: the children of nodes of {prune_visits} playouts or more kept",
+                started.elapsed().as_secs_f64()
+            );
+        }
         self.rng = main.rng;
         Some(self.progress(race.made.load(Relaxed), limits.start))
     }
 
     /// The first thread's loop: playouts, the clock, the stop signal and the reports.
+    /// Returns true when it stopped because the arena is full (and no limit is reached).
     fn run_first<P: MctsPosition<Move = M>>(
         &self,
         worker: &mut Worker<M>,
         pos: &mut P,
         race: &Race,
         limits: MctsLimits,
-        report_every: Option<Duration>,
+        round: &mut Round,
         report: &mut impl FnMut(&Self, &Progress<M>),
-    ) {
-        let mut next_report = report_every.map(|d| limits.start + d);
+    ) -> bool {
         let mut own = 0u64;
         let mut claim = Claim::default();
         loop {
@@ -578,7 +652,7 @@ impl<M: PackedMove> Mcts<M> {
                 break;
             }
             if own.is_multiple_of(CLOCK_CHECK_PLAYOUTS)
-                && (limits.time.is_some() || next_report.is_some() || self.stop.is_some())
+                && (limits.time.is_some() || round.next_report.is_some() || self.stop.is_some())
             {
                 race.report(&mut claim);
                 let made = race.made.load(Relaxed);
@@ -601,12 +675,16 @@ impl<M: PackedMove> Mcts<M> {
                     log::debug!("settled after {made} playouts");
                     break;
                 }
-                if let (Some(at), Some(every)) = (next_report, report_every) {
+                if let (Some(at), Some(every)) = (round.next_report, round.report_every) {
                     if now >= at {
                         report(self, &self.progress(made, limits.start));
-                        next_report = Some(now + every);
+                        round.next_report = Some(now + every);
                     }
                 }
+            }
+            if self.round_ends(round.stop_when_full) {
+                race.give_back(&mut claim);
+                return true;
             }
             if !race.take(&mut claim, limits.playouts) {
                 break;
@@ -614,7 +692,15 @@ impl<M: PackedMove> Mcts<M> {
             worker.iterate(self, pos);
             own += 1;
         }
-        race.report(&mut claim);
+        race.give_back(&mut claim);
+        false
+    }
+
+    /// Whether the threads stop for a pruning: the arena is full, and the search prunes it
+    /// (`stop_when_full`).
+    #[inline]
+    fn round_ends(&self, stop_when_full: bool) -> bool {
+        stop_when_full && self.tree.is_full()
     }
 
     /// Whether a search with `limits` that has made `made` playouts by `now` may stop because
@@ -1779,6 +1865,59 @@ mod tests {
             // The root's mover: every second pick but 0 wins for it, whatever the setting.
             assert!(tree.get(reply).value > 0.0);
         }
+    }
+
+    /// A search whose arena fills prunes the tree and goes on growing it. The game: the
+    /// first player to pick anything but 0 loses, so the search follows the line of zeros.
+    /// The line is 40 picks long, and the arena has room for 400 nodes, 20 expansions. With
+    /// 30,000 playouts the search makes every playout, the tree stays in its arena, and
+    /// every node of the most visited line with 500 playouts or more has children; without
+    /// pruning, the line ended in a leaf that had gathered thousands of playouts after the
+    /// arena filled, each scored by one random playout.
+    #[test]
+    fn a_full_tree_is_pruned_and_the_search_goes_on_growing() {
+        let config = MctsConfig {
+            solver: false,
+            max_nodes: 400,
+            ..MctsConfig::default()
+        };
+        let mut game = Picks {
+            plies: 40,
+            players: 2,
+            winner: |picked| match picked.iter().position(|&m| m != 0) {
+                Some(i) => 1 - i % 2,
+                None => 1,
+            },
+            picked: Vec::new(),
+            tag: 0,
+        };
+        let (mcts, progress) = search_picks(config, &mut game, 30_000);
+        assert_eq!(progress.playouts, 30_000);
+        let tree = &mcts.tree;
+        assert!(tree.len() <= tree.capacity());
+        let mut node: NodeId = 0;
+        let mut depth = 0;
+        while tree.at(node).visits() >= 500 && depth < game.plies {
+            let children = tree.at(node).children();
+            assert!(
+                !children.is_empty(),
+                "depth {depth}: {} playouts and no children",
+                tree.at(node).visits()
+            );
+            node = children
+                .max_by_key(|&c| tree.at(c as NodeId).visits())
+                .unwrap() as NodeId;
+            assert_eq!(
+                tree.at(node).mv::<u16>(),
+                0,
+                "depth {depth}: the line of zeros"
+            );
+            depth += 1;
+        }
+        assert!(
+            depth >= 4,
+            "the line of 500 playouts or more is {depth} deep"
+        );
     }
 
     #[test]

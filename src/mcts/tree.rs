@@ -278,14 +278,23 @@ type Arenas = (Box<[AtomicNode]>, Box<[Amaf]>);
 pub struct Tree<M> {
     nodes: Box<[AtomicNode]>,
     amaf: Box<[Amaf]>,
-    /// Slots in use; the arena never grows past its capacity, leaves are then no longer
-    /// expanded.
+    /// Slots in use; the arena never grows past its capacity (see [`Tree::is_full`]).
     len: AtomicUsize,
+    /// Raised when a block of children did not fit: from then on no leaf can be expanded
+    /// until [`Tree::prune`] makes room.
+    full: LineFlag,
     /// The arenas of before the last re-rooting, reused by the next one: their pages are
     /// already in memory (a fresh arena costs a page fault every 128 nodes).
     spare: Option<Arenas>,
     _move: PhantomData<M>,
 }
+
+/// A flag on a cache line of its own. [`Tree::full`] is read at every playout by every
+/// thread and written about never; beside `len`, which every expansion writes, each read
+/// would miss the cache whenever another thread had just expanded a node.
+#[repr(align(64))]
+#[derive(Default)]
+struct LineFlag(AtomicBool);
 
 /// Bytes one node takes in both arenas.
 pub const fn node_bytes() -> usize {
@@ -333,6 +342,7 @@ impl<M: PackedMove> Tree<M> {
             nodes: zeroed(capacity),
             amaf: zeroed(capacity),
             len: AtomicUsize::new(1),
+            full: LineFlag::default(),
             spare: None,
             _move: PhantomData,
         };
@@ -345,6 +355,14 @@ impl<M: PackedMove> Tree<M> {
         self.nodes[0].init(M::default().pack() as u32, 0.5);
         self.amaf[0].init(0);
         *self.len.get_mut() = 1;
+        *self.full.0.get_mut() = false;
+    }
+
+    /// Whether a block of children has failed to fit since the arena was last cleared,
+    /// re-rooted or pruned: the search then grows no further until it prunes the tree.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.full.0.load(Relaxed)
     }
 
     pub fn len(&self) -> usize {
@@ -408,6 +426,7 @@ impl<M: PackedMove> Tree<M> {
         let mut len = self.len.load(Relaxed);
         loop {
             if len + count > self.capacity() {
+                self.full.0.store(true, Relaxed);
                 return None;
             }
             match self
@@ -537,9 +556,28 @@ impl<M: PackedMove> Tree<M> {
                 }
             }
         }
-        if node == 0 {
-            return true;
+        if node != 0 {
+            self.copy_below(node, min_visits);
         }
+        true
+    }
+
+    /// Makes room in a full arena during a search (as Fuego's `SgUctSearch` prunes a full
+    /// tree): the tree is copied into the spare arenas, where a node with fewer than
+    /// `min_visits` playouts keeps its statistics but not its children, as in
+    /// [`Tree::reroot`]; the root keeps its children. Returns the nodes kept; the tree is no
+    /// longer full.
+    ///
+    /// Contract: no search is running (node ids held across the call, in selection memos
+    /// or deferred backups, are stale after it).
+    pub fn prune(&mut self, min_visits: u32) -> usize {
+        self.copy_below(0, min_visits);
+        self.len()
+    }
+
+    /// Replaces the tree by the subtree below `node`, copied breadth-first into the spare
+    /// arenas (see [`Tree::reroot`] for `min_visits`); `node` becomes the root.
+    fn copy_below(&mut self, node: NodeId, min_visits: u32) {
         // Breadth-first copy: every node's children stay side by side.
         let capacity = self.capacity();
         let (nodes, amaf) = self
@@ -566,7 +604,7 @@ impl<M: PackedMove> Tree<M> {
         let old_amaf = std::mem::replace(&mut self.amaf, amaf);
         self.spare = Some((old_nodes, old_amaf));
         *self.len.get_mut() = queue.len();
-        true
+        *self.full.0.get_mut() = false;
     }
 }
 
@@ -618,6 +656,47 @@ mod tests {
         assert_eq!(t.len(), 1);
         assert!(!t.root().is_expanded());
         assert!(t.claim(0), "a cleared root can be expanded again");
+    }
+
+    /// A block of children that does not fit raises the full flag; pruning copies the tree
+    /// without the children of nodes below the threshold (the root keeps its own), frees
+    /// their slots and lowers the flag, and a node that lost its children can be expanded
+    /// again.
+    #[test]
+    fn a_full_arena_is_flagged_and_pruning_makes_room() {
+        let mut t: Tree<u16> = Tree::new(10);
+        assert!(t.claim(0));
+        assert!(expand(&t, 0, &[1, 2, 3], &[]));
+        let (two, three) = (t.child(0, 2).unwrap(), t.child(0, 3).unwrap());
+        t.at(two).visits.store(20, Relaxed);
+        t.at(three).visits.store(3, Relaxed);
+        t.at(three).add_value(2.0);
+        assert!(t.claim(two) && expand(&t, two, &[5, 6], &[]));
+        assert!(t.claim(three) && expand(&t, three, &[7, 8], &[]));
+        assert_eq!(t.len(), 8);
+        assert!(!t.is_full());
+        let six = t.child(two, 6).unwrap();
+        assert!(t.claim(six));
+        assert!(
+            !expand(&t, six, &[7, 8, 9], &[]),
+            "three more do not fit in 10"
+        );
+        assert!(t.is_full());
+        assert_eq!(t.prune(10), 6, "the root, its three children and two's two");
+        assert!(!t.is_full());
+        assert_eq!(t.root().child_count, 3);
+        let three = t.child(0, 3).unwrap();
+        assert_eq!((t.get(three).visits, t.get(three).value), (3, 2.0));
+        assert!(!t.at(three).is_expanded());
+        assert!(t.claim(three), "a pruned node can be expanded again");
+        let two = t.child(0, 2).unwrap();
+        assert_eq!(t.get(two).visits, 20);
+        assert!(t.child(two, 5).is_some() && t.child(two, 6).is_some());
+        assert!(
+            expand(&t, three, &[7, 8, 9], &[]),
+            "the freed slots take new children"
+        );
+        assert_eq!(t.len(), 9);
     }
 
     /// With a visit threshold, a node below it keeps its statistics and its proof but
