@@ -289,9 +289,9 @@ pub struct Tree<M> {
     _move: PhantomData<M>,
 }
 
-/// A flag on a cache line of its own. [`Tree::full`] is read at every playout by every
-/// thread and written about never; beside `len`, which every expansion writes, each read
-/// would miss the cache whenever another thread had just expanded a node.
+/// A flag on a cache line of its own. The tree's `full` flag is read at every playout by
+/// every thread and written only when the arena fills; beside `len`, which every expansion
+/// writes, each read would miss the cache whenever another thread had just expanded a node.
 #[repr(align(64))]
 #[derive(Default)]
 struct LineFlag(AtomicBool);
