@@ -563,7 +563,7 @@ impl<M: PackedMove> Mcts<M> {
             stop_when_full: true,
         };
         let mut prune_visits = PRUNE_MIN_VISITS;
-        let mut made_before = 0;
+        let mut made_at_pruning = None;
         loop {
             // 2. Playouts until a limit, or until the root is proven, or until the arena is
             //    full; the other threads until the first one ends.
@@ -600,17 +600,18 @@ impl<M: PackedMove> Mcts<M> {
             if !full {
                 break;
             }
-            // A round that made no playout at all: the arena is too small to grow even
-            // pruned. A search past half its time: the copy (a tenth of a second or more
-            // for a big arena) could run past the turn's time. Either goes on without
-            // growing, as it would without pruning.
+            // A round after a pruning that made no playout at all: the arena is too small to
+            // grow even pruned. A search past half its time: the copy (a tenth of a second
+            // or more for a big arena) could run past the turn's time. Either goes on
+            // without growing, as it would without pruning. (A tree may also start a search
+            // full, when the last search filled it and the root has not moved since.)
             let made = race.made.load(Relaxed);
             let late = limits.time.is_some_and(|t| limits.start.elapsed() * 2 > t);
-            if made == made_before || late {
+            if made_at_pruning == Some(made) || late {
                 round.stop_when_full = false;
                 continue;
             }
-            made_before = made;
+            made_at_pruning = Some(made);
             // 3. The arena is full: no leaf could be expanded any more, and a leaf that
             //    gathered its playouts after that would keep its one-playout-deep mean
             //    whatever they said (a 15 s analysis on side 5 showed one with 1.6 million
@@ -1867,21 +1868,10 @@ mod tests {
         }
     }
 
-    /// A search whose arena fills prunes the tree and goes on growing it. The game: the
-    /// first player to pick anything but 0 loses, so the search follows the line of zeros.
-    /// The line is 40 picks long, and the arena has room for 400 nodes, 20 expansions. With
-    /// 30,000 playouts the search makes every playout, the tree stays in its arena, and
-    /// every node of the most visited line with 500 playouts or more has children; without
-    /// pruning, the line ended in a leaf that had gathered thousands of playouts after the
-    /// arena filled, each scored by one random playout.
-    #[test]
-    fn a_full_tree_is_pruned_and_the_search_goes_on_growing() {
-        let config = MctsConfig {
-            solver: false,
-            max_nodes: 400,
-            ..MctsConfig::default()
-        };
-        let mut game = Picks {
+    /// The game of the pruning tests: the first player to pick anything but 0 loses, so
+    /// the search follows the line of zeros, 40 picks long.
+    fn zeros() -> Picks {
+        Picks {
             plies: 40,
             players: 2,
             winner: |picked| match picked.iter().position(|&m| m != 0) {
@@ -1890,14 +1880,16 @@ mod tests {
             },
             picked: Vec::new(),
             tag: 0,
-        };
-        let (mcts, progress) = search_picks(config, &mut game, 30_000);
-        assert_eq!(progress.playouts, 30_000);
-        let tree = &mcts.tree;
-        assert!(tree.len() <= tree.capacity());
+        }
+    }
+
+    /// Asserts that every node of the most visited line with 500 playouts or more has
+    /// children, and that at least 4 such nodes lead down the line. (Deep in the line every
+    /// move of the first player loses, so the line need not stay on the zeros.)
+    fn assert_line_grown(tree: &Tree<u16>, plies: usize) {
         let mut node: NodeId = 0;
         let mut depth = 0;
-        while tree.at(node).visits() >= 500 && depth < game.plies {
+        while tree.at(node).visits() >= 500 && depth < plies {
             let children = tree.at(node).children();
             assert!(
                 !children.is_empty(),
@@ -1907,17 +1899,57 @@ mod tests {
             node = children
                 .max_by_key(|&c| tree.at(c as NodeId).visits())
                 .unwrap() as NodeId;
-            assert_eq!(
-                tree.at(node).mv::<u16>(),
-                0,
-                "depth {depth}: the line of zeros"
-            );
             depth += 1;
         }
         assert!(
             depth >= 4,
             "the line of 500 playouts or more is {depth} deep"
         );
+    }
+
+    /// A search whose arena fills prunes the tree and goes on growing it. The arena has
+    /// room for 400 nodes, 20 expansions. With 30,000 playouts the search makes every
+    /// playout, the tree stays in its arena, and the line is grown ([`assert_line_grown`]);
+    /// without pruning, the line ended in a leaf that had gathered thousands of playouts
+    /// after the arena filled, each scored by one random playout.
+    #[test]
+    fn a_full_tree_is_pruned_and_the_search_goes_on_growing() {
+        let config = MctsConfig {
+            solver: false,
+            max_nodes: 400,
+            ..MctsConfig::default()
+        };
+        let mut game = zeros();
+        let (mcts, progress) = search_picks(config, &mut game, 30_000);
+        assert_eq!(progress.playouts, 30_000);
+        assert!(mcts.tree.len() <= mcts.tree.capacity());
+        assert_line_grown(&mcts.tree, game.plies);
+    }
+
+    /// A tree that starts a search full (the search before filled it and did not prune,
+    /// and the root has not moved since) is pruned too, though the first round makes no
+    /// playout.
+    #[test]
+    fn a_tree_full_from_the_search_before_is_pruned() {
+        let config = MctsConfig {
+            solver: false,
+            max_nodes: 400,
+            ..MctsConfig::default()
+        };
+        let mut game = zeros();
+        let (mut mcts, _) = search_picks(config, &mut game, 16);
+        fill_to(&mcts.tree, 400);
+        assert!(mcts.tree.add_children(&[1], |m| m as usize, &[]).is_none());
+        assert!(mcts.tree.is_full());
+        let limits = MctsLimits {
+            start: Instant::now(),
+            time: None,
+            playouts: Some(30_000),
+            settle: None,
+        };
+        let progress = mcts.search(&mut game, limits, None, |_, _| {}).unwrap();
+        assert_eq!(progress.playouts, 30_000);
+        assert_line_grown(&mcts.tree, game.plies);
     }
 
     #[test]
