@@ -1883,6 +1883,16 @@ mod tests {
         }
     }
 
+    /// The pruning tests' search: room for 400 nodes (20 expansions of [`zeros`]), no
+    /// solver (every move of the first player loses).
+    fn small_arena() -> MctsConfig {
+        MctsConfig {
+            solver: false,
+            max_nodes: 400,
+            ..MctsConfig::default()
+        }
+    }
+
     /// Asserts that every node of the most visited line with 500 playouts or more has
     /// children, and that at least 4 such nodes lead down the line. (Deep in the line every
     /// move of the first player loses, so the line need not stay on the zeros.)
@@ -1914,13 +1924,8 @@ mod tests {
     /// after the arena filled, each scored by one random playout.
     #[test]
     fn a_full_tree_is_pruned_and_the_search_goes_on_growing() {
-        let config = MctsConfig {
-            solver: false,
-            max_nodes: 400,
-            ..MctsConfig::default()
-        };
         let mut game = zeros();
-        let (mcts, progress) = search_picks(config, &mut game, 30_000);
+        let (mcts, progress) = search_picks(small_arena(), &mut game, 30_000);
         assert_eq!(progress.playouts, 30_000);
         assert!(mcts.tree.len() <= mcts.tree.capacity());
         assert_line_grown(&mcts.tree, game.plies);
@@ -1931,13 +1936,8 @@ mod tests {
     /// playout.
     #[test]
     fn a_tree_full_from_the_search_before_is_pruned() {
-        let config = MctsConfig {
-            solver: false,
-            max_nodes: 400,
-            ..MctsConfig::default()
-        };
         let mut game = zeros();
-        let (mut mcts, _) = search_picks(config, &mut game, 16);
+        let (mut mcts, _) = search_picks(small_arena(), &mut game, 16);
         fill_to(&mcts.tree, 400);
         assert!(mcts.tree.add_children(&[1], |m| m as usize, &[]).is_none());
         assert!(mcts.tree.is_full());
