@@ -451,8 +451,8 @@ struct Round {
 }
 
 /// Playouts a node needs to keep its children when a full tree is first pruned (Fuego's
-/// `prune_min_count` default); the threshold doubles while a pruning keeps more than half
-/// the arena.
+/// `prune_min_count` default); the threshold doubles while a pruning would keep more than
+/// half the arena ([`Tree::prune_threshold`]).
 const PRUNE_MIN_VISITS: u32 = 16;
 
 impl<M: PackedMove> Mcts<M> {
@@ -617,14 +617,14 @@ impl<M: PackedMove> Mcts<M> {
             //    whatever they said (a 15 s analysis on side 5 showed one with 1.6 million
             //    playouts and a better mean than the searched move above it). So the tree
             //    is pruned, as Fuego prunes a full tree: the nodes below `prune_visits`
-            //    playouts lose their children, and the threshold doubles whenever that
-            //    does not free half the arena. Then the search goes on.
+            //    playouts lose their children, the threshold doubled as often as it takes
+            //    to free half the arena (found by one walk, then one copy). Then the
+            //    search goes on.
             let (before, started) = (self.tree.len(), Instant::now());
-            let mut kept = self.tree.prune(prune_visits);
-            while kept > self.tree.capacity() / 2 && prune_visits < u32::MAX {
-                prune_visits = prune_visits.saturating_mul(2);
-                kept = self.tree.prune(prune_visits);
-            }
+            prune_visits = self
+                .tree
+                .prune_threshold(prune_visits, self.tree.capacity() / 2);
+            let kept = self.tree.prune(prune_visits);
             main.memos.clear();
             log::info!(
                 "info tree full at {before} nodes, pruned to {kept} in {:.3} s: the children of nodes of {prune_visits} playouts or more kept",

@@ -575,6 +575,41 @@ impl<M: PackedMove> Tree<M> {
         self.len()
     }
 
+    /// The threshold [`Tree::prune`] needs to keep at most `max_kept` nodes: the smallest of
+    /// `min_visits`, twice it, 4 times, ... that does, or `u32::MAX` (the root and its
+    /// children only) when none does. One walk that copies nothing: the nodes a pruning at
+    /// `min_visits << j` keeps are the root and the children of the nodes whose own visits
+    /// and every non-root ancestor's are at least that.
+    pub fn prune_threshold(&self, min_visits: u32, max_kept: usize) -> u32 {
+        let min_visits = min_visits.max(1);
+        // The doublings of `min_visits` that fit in a u32, and for each node the last of them
+        // at which its children are kept (`None`: at none).
+        let levels = (u32::MAX / min_visits).ilog2() as usize + 1;
+        let level = |visits: u32| (visits >= min_visits).then(|| (visits / min_visits).ilog2());
+        // children[j]: the children kept by nodes whose last level is j.
+        let mut children = vec![0usize; levels];
+        let mut stack: Vec<(NodeId, u32)> = vec![(0, levels as u32 - 1)];
+        while let Some((node, last)) = stack.pop() {
+            let range = self.nodes[node as usize].children();
+            children[last as usize] += range.len();
+            for c in range {
+                if let Some(own) = level(self.nodes[c].visits()) {
+                    stack.push((c as NodeId, own.min(last)));
+                }
+            }
+        }
+        // Kept at level j: the root and the children of every node whose last level is j or
+        // more; the count only falls as j grows.
+        let mut kept = 1 + children.iter().sum::<usize>();
+        for (j, c) in children.iter().enumerate() {
+            if kept <= max_kept {
+                return min_visits << j;
+            }
+            kept -= c;
+        }
+        u32::MAX
+    }
+
     /// Replaces the tree by the subtree below `node`, copied breadth-first into the spare
     /// arenas (see [`Tree::reroot`] for `min_visits`); `node` becomes the root.
     fn copy_below(&mut self, node: NodeId, min_visits: u32) {
@@ -697,6 +732,55 @@ mod tests {
             "the freed slots take new children"
         );
         assert_eq!(t.len(), 9);
+    }
+
+    /// A random tree of about `size` nodes, the same for the same seed: each node's
+    /// visits drawn up to twice its parent's, so that some nodes have more than their parent.
+    fn random_tree(size: usize, seed: u64) -> Tree<u16> {
+        let t: Tree<u16> = Tree::new(size + 8);
+        let mut rng = crate::mcts::FastRng::new(seed);
+        t.at(0).visits.store(1 << 20, Relaxed);
+        // Leaves not yet expanded, one drawn at random each time.
+        let mut open: Vec<NodeId> = vec![0];
+        while !open.is_empty() {
+            let parent = open.swap_remove(rng.below(open.len()));
+            let moves: Vec<u16> = (0..1 + rng.below(6) as u16).collect();
+            if !t.claim(parent) || !expand(&t, parent, &moves, &[]) {
+                break;
+            }
+            let most = (t.get(parent).visits.max(1) as usize * 2).min(u32::MAX as usize);
+            for c in t.at(parent).children() {
+                t.at(c as NodeId)
+                    .visits
+                    .store(rng.below(most) as u32, Relaxed);
+                open.push(c as NodeId);
+            }
+        }
+        t
+    }
+
+    /// The threshold found by one walk is the one the doubling of pruning after pruning
+    /// found: the first from the start that keeps at most the allowed nodes.
+    #[test]
+    fn the_prune_threshold_is_the_first_doubling_that_fits() {
+        for seed in 1..=8 {
+            let whole = random_tree(3000, seed).len();
+            for max_kept in [1, 4, 50, whole / 10, whole / 2, whole] {
+                let threshold = random_tree(3000, seed).prune_threshold(16, max_kept);
+                let kept = random_tree(3000, seed).prune(threshold);
+                let children = random_tree(3000, seed).root().child_count as usize;
+                if threshold == u32::MAX {
+                    assert_eq!(kept, 1 + children, "seed {seed}: the root and its children");
+                    assert!(random_tree(3000, seed).prune(1 << 31) > max_kept);
+                } else {
+                    assert!(kept <= max_kept, "seed {seed}, {max_kept}: {kept} kept");
+                }
+                if threshold > 16 && threshold < u32::MAX {
+                    let below = random_tree(3000, seed).prune(threshold / 2);
+                    assert!(below > max_kept, "seed {seed}: half of {threshold} fits");
+                }
+            }
+        }
     }
 
     /// With a visit threshold, a node below it keeps its statistics and its proof but

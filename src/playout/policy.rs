@@ -7,9 +7,10 @@
 //! The groups of the playout are kept in a plain union-find (path halving, union by size),
 //! started from copies of the game's own tables; the final scores are read off its roots.
 
+use super::score::{find, join_in_cell_order, product_of_groups};
 use super::{best_drawn, next_stone};
 use crate::board::{Board, Cell};
-use crate::game::{Game, MAX_PLAYERS, NO_STONE};
+use crate::game::{Game, MAX_PLAYERS};
 use crate::mcts::FastRng;
 
 /// The classes of a placement of a stone of colour c, seen from the player placing it.
@@ -81,50 +82,21 @@ impl PlayoutGroups {
         self.size.extend(size.iter().map(|&s| s as u32));
     }
 
-    /// Builds the groups of the stones in `colours` from scratch, in one scan in cell order
-    /// as the scorer does: each stone joins the groups of its neighbours earlier in that
-    /// order, and when the one below-left has its colour the other two are in its group
-    /// already: three neighbours looked at a stone instead of six.
+    /// Builds the groups of the stones in `colours` from scratch, in the scorer's one scan
+    /// ([`join_in_cell_order`]).
     ///
     /// Contract: `earlier` is [`super::Scorer::earlier`] of the board `colours` is on, and
     /// `colours` holds that board's cells and then its `outside` index, never a colour.
     pub fn rebuild(&mut self, earlier: &[[Cell; 3]], colours: &[u8]) {
         let len = earlier.len();
-        self.parent.clear();
-        self.parent.extend(0..len as Cell);
-        self.size.clear();
-        self.size.resize(len, 1);
-        for (cell, &colour) in colours[..len].iter().enumerate() {
-            if colour as usize >= MAX_PLAYERS {
-                continue;
-            }
-            let [left, below, below_left] = earlier[cell];
-            if colours[below_left as usize] == colour {
-                let r = self.find(below_left);
-                self.parent[cell] = r;
-                self.size[r as usize] += 1;
-                continue;
-            }
-            for e in [left, below] {
-                if colours[e as usize] == colour {
-                    let (a, b) = (self.find(cell as Cell), self.find(e));
-                    if a != b {
-                        self.parent[b as usize] = a;
-                        self.size[a as usize] += self.size[b as usize];
-                    }
-                }
-            }
-        }
+        self.parent.resize(len, 0);
+        self.size.resize(len, 0);
+        join_in_cell_order(earlier, colours, &mut self.parent, &mut self.size);
     }
 
     #[inline]
-    fn find(&mut self, mut c: Cell) -> Cell {
-        while self.parent[c as usize] != c {
-            let grand = self.parent[self.parent[c as usize] as usize];
-            self.parent[c as usize] = grand;
-            c = grand;
-        }
-        c
+    fn find(&mut self, c: Cell) -> Cell {
+        find(&mut self.parent, c)
     }
 
     /// The distinct roots of `colour` around `cell`, their count.
@@ -221,20 +193,8 @@ impl PlayoutGroups {
 
     /// Every colour's score: the product of its group sizes, 0 without stones.
     pub fn scores(&mut self, colours: &[u8], players: usize) -> [u128; MAX_PLAYERS] {
-        let mut scores = [1u128; MAX_PLAYERS];
-        let mut stones = [false; MAX_PLAYERS];
-        for (cell, &colour) in colours[..self.parent.len()].iter().enumerate() {
-            if colour != NO_STONE && self.parent[cell] as usize == cell {
-                scores[colour as usize] *= self.size[cell] as u128;
-                stones[colour as usize] = true;
-            }
-        }
-        for c in 0..MAX_PLAYERS {
-            if c >= players || !stones[c] {
-                scores[c] = 0;
-            }
-        }
-        scores
+        let cells = &colours[..self.parent.len()];
+        product_of_groups(cells, &self.parent, &self.size, players)
     }
 }
 
@@ -383,6 +343,7 @@ pub fn count_fill(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::NO_STONE;
     use crate::player::random_turn;
     use crate::playout::Scorer;
 

@@ -3,7 +3,7 @@
 //! is the plain kind (path halving, linking under the newer root), not the game's.
 
 use crate::board::{Board, Cell, Coord};
-use crate::game::{MAX_PLAYERS, NO_STONE};
+use crate::game::MAX_PLAYERS;
 
 /// Per-board tables and buffers for scoring, built once per board.
 #[derive(Clone, Debug, Default)]
@@ -56,68 +56,112 @@ impl Scorer {
         self.earlier.len()
     }
 
-    /// Every colour's score on `colours` (a colour index a cell, [`NO_STONE`] when empty, and
+    /// Every colour's score on `colours` (a colour index a cell, [`NO_STONE`](crate::game::NO_STONE) when empty, and
     /// one more entry for `outside`, which must hold no colour index): the product of its
     /// group sizes, 0 for a colour without stones.
     pub fn scores(&mut self, colours: &[u8], players: usize) -> [u128; MAX_PLAYERS] {
         let n = self.earlier.len();
         debug_assert!(colours.len() > n && colours[n] as usize >= MAX_PLAYERS);
-        let parent = &mut self.parent;
-        let size = &mut self.size;
-        let find = |parent: &mut [Cell], mut r: Cell| {
-            while parent[r as usize] != r {
-                let grand = parent[parent[r as usize] as usize];
-                parent[r as usize] = grand;
-                r = grand;
-            }
-            r
-        };
-        // 1. One scan in cell order: each stone joins the groups of its earlier neighbours.
-        for cell in 0..n {
-            let colour = colours[cell];
-            if colour == NO_STONE {
-                continue;
-            }
-            let [left, below, below_left] = self.earlier[cell];
-            let cell = cell as Cell;
-            if colours[below_left as usize] == colour {
-                // Below-left touches left and below: if they have the colour too, they are
-                // in its group already, so one link is all it takes.
-                let r = find(parent, below_left);
-                parent[cell as usize] = r;
-                size[r as usize] += 1;
-                continue;
-            }
-            parent[cell as usize] = cell;
-            size[cell as usize] = 1;
-            for e in [left, below] {
-                if colours[e as usize] == colour {
-                    let r = find(parent, e);
-                    let root = find(parent, cell);
-                    if r != root {
-                        parent[r as usize] = root;
-                        size[root as usize] += size[r as usize];
-                    }
+        // 1. One scan in cell order joins the groups; 2. their sizes multiplied, root by root.
+        join_in_cell_order(&self.earlier, colours, &mut self.parent, &mut self.size);
+        product_of_groups(&colours[..n], &self.parent, &self.size, players)
+    }
+}
+
+/// A group size of the playouts' union-finds: the scorer's `u16` (a side-13 board has 469
+/// cells) and the playout policy's `u32`.
+pub(super) trait GroupSize: Copy + std::ops::AddAssign + Into<u128> {
+    const ONE: Self;
+}
+
+impl GroupSize for u16 {
+    const ONE: u16 = 1;
+}
+
+impl GroupSize for u32 {
+    const ONE: u32 = 1;
+}
+
+/// The root of `cell`'s group, halving the path on the way.
+#[inline]
+pub(super) fn find(parent: &mut [Cell], mut cell: Cell) -> Cell {
+    while parent[cell as usize] != cell {
+        let grand = parent[parent[cell as usize] as usize];
+        parent[cell as usize] = grand;
+        cell = grand;
+    }
+    cell
+}
+
+/// Joins the stones of `colours` into groups in one scan in cell order: each stone joins
+/// the groups of its neighbours earlier in that order, and when the one below-left has its
+/// colour the other two are in its group already, so one link is all it takes: three
+/// neighbours looked at a stone instead of six.
+///
+/// Contract: `earlier` is [`Scorer::earlier`] of the board `colours` is on; `colours` holds
+/// a colour index or [`NO_STONE`](crate::game::NO_STONE) for each of that board's cells, then one entry for its
+/// `outside` index, which holds no colour index; `parent` and `size` have an entry a cell. After it, every stone's `parent` chain leads to its
+/// group's root, whose `size` is the group's; the entries of empty cells are left as they
+/// were, and must not be read as groups.
+#[inline]
+pub(super) fn join_in_cell_order<S: GroupSize>(
+    earlier: &[[Cell; 3]],
+    colours: &[u8],
+    parent: &mut [Cell],
+    size: &mut [S],
+) {
+    for (cell, &[left, below, below_left]) in earlier.iter().enumerate() {
+        let colour = colours[cell];
+        if colour as usize >= MAX_PLAYERS {
+            continue;
+        }
+        let cell = cell as Cell;
+        if colours[below_left as usize] == colour {
+            let r = find(parent, below_left);
+            parent[cell as usize] = r;
+            size[r as usize] += S::ONE;
+            continue;
+        }
+        parent[cell as usize] = cell;
+        size[cell as usize] = S::ONE;
+        for e in [left, below] {
+            if colours[e as usize] == colour {
+                let r = find(parent, e);
+                let root = find(parent, cell);
+                if r != root {
+                    parent[r as usize] = root;
+                    let s = size[r as usize];
+                    size[root as usize] += s;
                 }
             }
         }
-        // 2. The product of the sizes of the groups, root by root.
-        let mut scores = [1u128; MAX_PLAYERS];
-        let mut stones = [false; MAX_PLAYERS];
-        for cell in 0..n {
-            let colour = colours[cell];
-            if colour != NO_STONE && parent[cell] as usize == cell {
-                scores[colour as usize] *= size[cell] as u128;
-                stones[colour as usize] = true;
-            }
-        }
-        for c in 0..MAX_PLAYERS {
-            if c >= players || !stones[c] {
-                scores[c] = 0;
-            }
-        }
-        scores
     }
+}
+
+/// Every colour's score from groups that [`join_in_cell_order`] (and moves that keep its
+/// roots and sizes) made on `colours`, one entry a cell of the board (no `outside`): the
+/// product of the sizes of its groups, 0 for a colour without stones or beyond `players`.
+#[inline]
+pub(super) fn product_of_groups<S: GroupSize>(
+    colours: &[u8],
+    parent: &[Cell],
+    size: &[S],
+    players: usize,
+) -> [u128; MAX_PLAYERS] {
+    let mut scores = [1u128; MAX_PLAYERS];
+    let mut stones = [false; MAX_PLAYERS];
+    for (cell, (&colour, &up)) in colours.iter().zip(parent).enumerate() {
+        if (colour as usize) < MAX_PLAYERS && up as usize == cell {
+            scores[colour as usize] *= size[cell].into();
+            stones[colour as usize] = true;
+        }
+    }
+    for c in 0..MAX_PLAYERS {
+        if c >= players || !stones[c] {
+            scores[c] = 0;
+        }
+    }
+    scores
 }
 
 /// The winner by the rules: the highest score, a tie going to the last colour in order.
@@ -135,7 +179,7 @@ pub fn winner(scores: &[u128; MAX_PLAYERS], players: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Colour, Game};
+    use crate::game::{Colour, Game, NO_STONE};
     use crate::player::random_turn;
 
     #[test]
