@@ -56,9 +56,10 @@ impl Scorer {
         self.earlier.len()
     }
 
-    /// Every colour's score on `colours` (a colour index a cell, [`NO_STONE`](crate::game::NO_STONE) when empty, and
-    /// one more entry for `outside`, which must hold no colour index): the product of its
-    /// group sizes, 0 for a colour without stones.
+    /// Every colour's score on `colours` (a colour index a cell,
+    /// [`NO_STONE`](crate::game::NO_STONE) when empty, and one more entry for `outside`, which
+    /// must hold no colour index): the product of its group sizes, 0 for a colour without
+    /// stones.
     pub fn scores(&mut self, colours: &[u8], players: usize) -> [u128; MAX_PLAYERS] {
         let n = self.earlier.len();
         debug_assert!(colours.len() > n && colours[n] as usize >= MAX_PLAYERS);
@@ -99,10 +100,11 @@ pub(super) fn find(parent: &mut [Cell], mut cell: Cell) -> Cell {
 /// neighbours looked at a stone instead of six.
 ///
 /// Contract: `earlier` is [`Scorer::earlier`] of the board `colours` is on; `colours` holds
-/// a colour index or [`NO_STONE`](crate::game::NO_STONE) for each of that board's cells, then one entry for its
-/// `outside` index, which holds no colour index; `parent` and `size` have an entry a cell. After it, every stone's `parent` chain leads to its
-/// group's root, whose `size` is the group's; the entries of empty cells are left as they
-/// were, and must not be read as groups.
+/// a colour index or [`NO_STONE`](crate::game::NO_STONE) for each of that board's cells, then
+/// one entry for its `outside` index, which holds no colour index; `parent` and `size` have
+/// an entry a cell. After it, every stone's `parent` chain leads to its group's root, whose
+/// `size` is the group's; the entries of empty cells are left as they were, and must not be
+/// read as groups.
 #[inline]
 pub(super) fn join_in_cell_order<S: GroupSize>(
     earlier: &[[Cell; 3]],
