@@ -764,11 +764,12 @@ mod tests {
     #[test]
     fn the_prune_threshold_is_the_first_doubling_that_fits() {
         for seed in 1..=8 {
-            let whole = random_tree(3000, seed).len();
+            // `prune` changes the tree, so each pruning gets a fresh copy of it.
+            let tree = random_tree(3000, seed);
+            let (whole, children) = (tree.len(), tree.root().child_count as usize);
             for max_kept in [1, 4, 50, whole / 10, whole / 2, whole] {
-                let threshold = random_tree(3000, seed).prune_threshold(16, max_kept);
+                let threshold = tree.prune_threshold(16, max_kept);
                 let kept = random_tree(3000, seed).prune(threshold);
-                let children = random_tree(3000, seed).root().child_count as usize;
                 if threshold == u32::MAX {
                     assert_eq!(kept, 1 + children, "seed {seed}: the root and its children");
                     assert!(random_tree(3000, seed).prune(1 << 31) > max_kept);
