@@ -109,6 +109,12 @@ pub struct MctsConfig {
     /// A leaf is expanded once this many playouts have passed through it (more once the
     /// tree's arena is half full: see `expand_threshold`).
     pub expand_visits: u32,
+    /// On big boards a leaf waits for more playouts before it is expanded: `expand_visits`
+    /// times its parent's moves over this many, rounded (at least once; 0 = off). An
+    /// expansion writes and scores a child for every move, and each later visit of the node
+    /// scans them all, so the cost of a node grows with the board (see
+    /// [`expand_visits_for`]).
+    pub expand_moves: u32,
     /// Most nodes in the tree (about 40 bytes each).
     pub max_nodes: usize,
     /// Proven results propagate up the tree (MCTS-Solver).
@@ -169,6 +175,7 @@ impl Default for MctsConfig {
             reuse_visits: 0,
             first_play_urgency: 1.0,
             expand_visits: 2,
+            expand_moves: 0,
             max_nodes: 1 << 24,
             solver: true,
             ancestor_amaf: 0.0,
@@ -269,6 +276,23 @@ fn add_rave_now<M: PackedMove>(tree: &Tree<M>, step: &Step, reward: f32, amaf: &
     for a in tree.slots(tree.at(step.node).children()).1 {
         let hit = amaf_hit(amaf[a.key()], step.tag);
         a.add(hit, reward * hit);
+    }
+}
+
+/// The visits a leaf whose parent has `moves` moves needs before it is expanded, while the
+/// arena is at most half full: `expand_visits` below `1.5 expand_moves` moves, else
+/// `expand_visits` (at least 1) times `moves / expand_moves`, rounded; just `expand_visits`
+/// when `expand_moves` is 0 ([`MctsConfig::expand_moves`]).
+#[inline]
+fn expand_visits_for(expand_visits: u32, expand_moves: u32, moves: usize) -> u32 {
+    if expand_moves == 0 {
+        return expand_visits;
+    }
+    let factor = (moves as u32 + expand_moves / 2) / expand_moves;
+    if factor <= 1 {
+        expand_visits
+    } else {
+        expand_visits.max(1) * factor
     }
 }
 
@@ -484,6 +508,12 @@ impl<M: PackedMove> Mcts<M> {
     /// proof when the solver is turned off (proofs found before would still steer selection).
     pub fn set_solver(&mut self, on: bool) {
         self.config.solver = on;
+    }
+
+    /// Sets [`MctsConfig::expand_moves`] for the searches to come (the player sets it by the
+    /// board's size).
+    pub fn set_expand_moves(&mut self, expand_moves: u32) {
+        self.config.expand_moves = expand_moves;
     }
 
     /// The winner the root is proven for, if it is.
@@ -1073,6 +1103,8 @@ impl<M: PackedMove> Worker<M> {
         // written at once; `own` is this thread's unwritten visits of the current node.
         self.path.clear();
         let mut node: NodeId = 0;
+        // The moves of the current node's parent (the root's: none, it is expanded).
+        let mut parent_moves = 0;
         let root = tree.at(0);
         let (mut visits_before, mut own) = if self.is_hot(root) {
             let before = self.deferred.add_root_visit(tree);
@@ -1094,7 +1126,9 @@ impl<M: PackedMove> Worker<M> {
             if !n.is_expanded() {
                 // 2. Expansion, once the leaf has been visited often enough, by the one
                 // thread that claims it (the others play out from the leaf meanwhile).
-                if visits_before < expand_threshold(config.expand_visits, tree)
+                let expand_visits =
+                    expand_visits_for(config.expand_visits, config.expand_moves, parent_moves);
+                if visits_before < expand_threshold(expand_visits, tree)
                     || pos.is_terminal()
                     || !tree.claim(node)
                     || !self.expand(mcts, pos, node)
@@ -1118,6 +1152,7 @@ impl<M: PackedMove> Worker<M> {
                 None => (c.add_visit(), 0),
             };
             pos.play(c.mv());
+            parent_moves = n.children().len() + n.unwritten();
             node = child;
         }
 
@@ -1971,5 +2006,69 @@ mod tests {
         fill_to(&tree, 1600);
         assert_eq!(expand_threshold(1, &tree), 16);
         assert_eq!(expand_threshold(2, &tree), 32);
+    }
+
+    #[test]
+    fn expansion_waits_longer_on_bigger_boards() {
+        // Off: the configured visits whatever the moves.
+        assert_eq!(expand_visits_for(1, 0, 271), 1);
+        assert_eq!(expand_visits_for(0, 0, 271), 0);
+        // One visit for every 64 moves, rounded: 1 below 96 moves, 2 from 96, 3 from 160
+        // (side 8 has 169 cells), 4 from 224 (side 10 has 271).
+        for (moves, visits) in [
+            (61, 1),
+            (95, 1),
+            (96, 2),
+            (159, 2),
+            (169, 3),
+            (224, 4),
+            (271, 4),
+        ] {
+            assert_eq!(expand_visits_for(1, 64, moves), visits, "{moves} moves");
+        }
+        assert_eq!(expand_visits_for(2, 64, 271), 8);
+        // Expansion on the first visit stays so on small boards, not on big ones.
+        assert_eq!(expand_visits_for(0, 64, 61), 0);
+        assert_eq!(expand_visits_for(0, 64, 271), 4);
+    }
+
+    /// The descent reads the parent's moves: with 20 moves a node and `expand_moves` 6, a
+    /// leaf waits for 3 playouts instead of 1, so the same playouts grow a tree of fewer
+    /// nodes, and no node below the root is expanded with fewer than 4 playouts.
+    #[test]
+    fn the_descent_waits_by_the_parents_moves() {
+        let grown = |expand_moves| {
+            let config = MctsConfig {
+                expand_visits: 1,
+                expand_moves,
+                solver: false,
+                ..MctsConfig::default()
+            };
+            // A game whose winner follows the parity of the picks: every line is as good
+            // as another, so the search spreads and expands many leaves.
+            let mut game = Picks {
+                plies: 6,
+                players: 2,
+                winner: |picked| picked.iter().map(|&m| m as usize).sum::<usize>() % 2,
+                picked: Vec::new(),
+                tag: 0,
+            };
+            let (mcts, _) = search_picks(config, &mut game, 5_000);
+            let tree = &mcts.tree;
+            let fewest = (1..tree.len())
+                .map(|id| tree.at(id as NodeId))
+                .filter(|n| n.is_expanded())
+                .map(|n| n.visits())
+                .min()
+                .unwrap();
+            (tree.len(), fewest)
+        };
+        let (nodes_before, _) = grown(0);
+        let (nodes, fewest) = grown(6);
+        assert!(
+            nodes * 3 < nodes_before * 2,
+            "{nodes} nodes against {nodes_before}"
+        );
+        assert!(fewest >= 4, "an expanded node with {fewest} playouts");
     }
 }

@@ -42,6 +42,9 @@ const SETTLE_MAX_STONES: usize = 2;
 const EXACT_SHARE: f64 = 0.5;
 /// Transposition table of the exact endgame search, in MiB.
 const EXACT_HASH_MB: usize = 16;
+/// The fewest cells of a board on which the default expands by its leaves' moves: side 8
+/// (169 cells) and up; side 7 has 127.
+pub const EXPAND_MIN_CELLS: usize = 160;
 /// How often a long search logs its progress.
 const REPORT_EVERY: Duration = Duration::from_secs(1);
 /// Candidate turns an analysis shows at most.
@@ -76,6 +79,20 @@ pub struct MctsOptions {
     /// visited move of that search is the one most likely to win if an opponent errs, where
     /// a proven-lost node's children are all equal to the solver.
     pub play_on: bool,
+    /// `search.expand_moves` holds on boards of at least this many cells only; on smaller
+    /// ones a leaf is expanded after `search.expand_visits` whatever its moves (measured: the
+    /// slower expansion won on side 10 and lost on side 7, README "Expansion on the big
+    /// boards").
+    pub expand_min_cells: usize,
+}
+
+/// The [`MctsConfig::expand_moves`] of a search on a board of `cells` cells.
+fn expand_moves_on(options: &MctsOptions, cells: usize) -> u32 {
+    if cells >= options.expand_min_cells {
+        options.search.expand_moves
+    } else {
+        0
+    }
 }
 
 impl MctsOptions {
@@ -90,6 +107,7 @@ impl MctsOptions {
             playout: PlayoutConfig::default(),
             exact_plies: 0,
             play_on: false,
+            expand_min_cells: 0,
         }
     }
 
@@ -103,7 +121,10 @@ impl MctsOptions {
     /// together (+36.6 ± 34.4 Elo at equal time): a leaf expanded on its second visit
     /// instead of its third, the inherited AMAF capped at 100 playouts instead of 50, and
     /// the gamma of a cell next to the previous turn's stones times 1.3 (a stone of the
-    /// placing player's colour) or 1.5 (another colour). The priors come from the pattern
+    /// placing player's colour) or 1.5 (another colour); on boards of side 8 and up
+    /// ([`EXPAND_MIN_CELLS`]) a leaf waits for one playout for every 64 moves of its parent,
+    /// rounded, before it is expanded (side 10: 4 at the start), which won head to head on
+    /// side 10 at equal time and lost on side 7. The priors come from the pattern
     /// table of the game's number of players (the 2-player table cost the default its fair
     /// share with 4 players; the 4-player table won it back and more at equal playouts).
     /// Several threads search one tree (tree parallelism, with the busiest nodes' RAVE
@@ -113,12 +134,14 @@ impl MctsOptions {
         MctsOptions {
             play_on: true,
             tree_parallel: true,
+            expand_min_cells: EXPAND_MIN_CELLS,
             search: MctsConfig {
                 ancestor_amaf: 100.0,
                 ancestor_flip: true,
                 prior_rave_visits: 20.0,
                 memo_span: 16,
                 expand_visits: 1,
+                expand_moves: 64,
                 ..MctsConfig::default()
             },
             playout: PlayoutConfig {
@@ -161,6 +184,7 @@ impl MctsOptions {
             "reuse_visits" => s.reuse_visits = number()?.max(0.0) as u32,
             "first_play_urgency" => s.first_play_urgency = number()?,
             "expand_visits" => s.expand_visits = number()?.max(0.0) as u32,
+            "expand_moves" => s.expand_moves = number()?.max(0.0) as u32,
             "solver" => s.solver = flag()?,
             "ancestor_amaf" => s.ancestor_amaf = number()?.max(0.0),
             "ancestor_flip" => s.ancestor_flip = flag()?,
@@ -186,6 +210,7 @@ impl MctsOptions {
             }
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "play_on" => self.play_on = flag()?,
+            "expand_min_cells" => self.expand_min_cells = number()?.max(0.0) as usize,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
             "pattern_prior_other" => p.pattern_prior_other = number()?.max(0.0),
@@ -406,6 +431,9 @@ impl MctsPlayer {
             self.new_game();
         }
         self.move_root(game);
+        let expand_moves = expand_moves_on(&self.options, game.board().cell_count());
+        self.trees_mut()
+            .for_each(|mcts| mcts.set_expand_moves(expand_moves));
     }
 
     /// Near the end of the game: an exact alpha-beta search (paranoid with 3-4 players, so a
@@ -714,4 +742,29 @@ fn log_progress(board: &Board, p: &Progress<Cell>) {
         result,
         pv
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    /// The default expands by the leaves' moves from side 8 on, as it was measured; below
+    /// that, and in `mcts-plain`, never.
+    #[test]
+    fn the_default_expands_by_moves_from_side_8() {
+        let strong = MctsOptions::strong();
+        let cells = |side| Board::new(side).cell_count();
+        for side in 2..=7 {
+            assert_eq!(expand_moves_on(&strong, cells(side)), 0, "side {side}");
+        }
+        for side in 8..=13 {
+            assert_eq!(expand_moves_on(&strong, cells(side)), 64, "side {side}");
+        }
+        let plain = MctsOptions::plain();
+        assert_eq!(expand_moves_on(&plain, cells(10)), 0);
+        let mut everywhere = MctsOptions::strong();
+        everywhere.set("expand_min_cells", "0").unwrap();
+        assert_eq!(expand_moves_on(&everywhere, cells(5)), 64);
+    }
 }
