@@ -292,7 +292,8 @@ fn expand_visits_for(expand_visits: u32, expand_moves: u32, moves: usize) -> u32
     if factor <= 1 {
         expand_visits
     } else {
-        expand_visits.max(1) * factor
+        // Saturating: `--set expand_visits` takes any number.
+        expand_visits.max(1).saturating_mul(factor)
     }
 }
 
@@ -2030,6 +2031,7 @@ mod tests {
         // Expansion on the first visit stays so on small boards, not on big ones.
         assert_eq!(expand_visits_for(0, 64, 61), 0);
         assert_eq!(expand_visits_for(0, 64, 271), 4);
+        assert_eq!(expand_visits_for(u32::MAX, 64, 271), u32::MAX);
     }
 
     /// The descent reads the parent's moves: with 20 moves a node and `expand_moves` 6, a
