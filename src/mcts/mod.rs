@@ -1104,8 +1104,6 @@ impl<M: PackedMove> Worker<M> {
         // written at once; `own` is this thread's unwritten visits of the current node.
         self.path.clear();
         let mut node: NodeId = 0;
-        // The moves of the current node's parent (the root's: none, it is expanded).
-        let mut parent_moves = 0;
         let root = tree.at(0);
         let (mut visits_before, mut own) = if self.is_hot(root) {
             let before = self.deferred.add_root_visit(tree);
@@ -1127,6 +1125,10 @@ impl<M: PackedMove> Worker<M> {
             if !n.is_expanded() {
                 // 2. Expansion, once the leaf has been visited often enough, by the one
                 // thread that claims it (the others play out from the leaf meanwhile).
+                let parent_moves = match config.expand_moves {
+                    0 => 0,
+                    _ => self.parent_moves(tree),
+                };
                 let expand_visits =
                     expand_visits_for(config.expand_visits, config.expand_moves, parent_moves);
                 if visits_before < expand_threshold(expand_visits, tree)
@@ -1153,7 +1155,6 @@ impl<M: PackedMove> Worker<M> {
                 None => (c.add_visit(), 0),
             };
             pos.play(c.mv());
-            parent_moves = n.children().len() + n.unwritten();
             node = child;
         }
 
@@ -1308,6 +1309,19 @@ impl<M: PackedMove> Worker<M> {
             } else {
                 break;
             }
+        }
+    }
+
+    /// The moves of the parent of the path's last node, written or not (0 for the root): the
+    /// leaf's moves, near enough, for [`MctsConfig::expand_moves`].
+    #[inline]
+    fn parent_moves(&self, tree: &Tree<M>) -> usize {
+        match self.path.len().checked_sub(2) {
+            Some(i) => {
+                let parent = tree.at(self.path[i].node);
+                parent.children().len() + parent.unwritten()
+            }
+            None => 0,
         }
     }
 
