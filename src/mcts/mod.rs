@@ -1317,10 +1317,7 @@ impl<M: PackedMove> Worker<M> {
     #[inline]
     fn parent_moves(&self, tree: &Tree<M>) -> usize {
         match self.path.len().checked_sub(2) {
-            Some(i) => {
-                let parent = tree.at(self.path[i].node);
-                parent.children().len() + parent.unwritten()
-            }
+            Some(i) => tree.at(self.path[i].node).moves(),
             None => 0,
         }
     }

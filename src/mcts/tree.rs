@@ -107,6 +107,13 @@ impl AtomicNode {
     pub fn is_expanded(&self) -> bool {
         self.children.load(Acquire) as u32 != 0
     }
+    /// The moves of the node's position, written as children or not (0 until it is
+    /// expanded): one load of the children word, so a node another thread is growing never
+    /// shows a count of one moment and a remainder of the next.
+    #[inline]
+    pub fn moves(&self) -> usize {
+        (self.children.load(Relaxed) >> 48) as usize
+    }
     /// The moves of the node's position that have no child yet (0 until it is expanded).
     #[inline]
     pub fn unwritten(&self) -> usize {

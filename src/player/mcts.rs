@@ -421,7 +421,8 @@ impl MctsPlayer {
         }
     }
 
-    /// Buffers for the game's board, and the tree moved to the game's position.
+    /// Buffers and the expansion rule for the game's board, and the tree moved to the game's
+    /// position.
     fn prepare(&mut self, game: &Game) {
         if !self.scratch.fits(game) {
             self.scratch = Scratch::new(game);
@@ -429,11 +430,11 @@ impl MctsPlayer {
                 helper.scratch = Scratch::new(game);
             }
             self.new_game();
+            let expand_moves = expand_moves_on(&self.options, game.board().cell_count());
+            self.trees_mut()
+                .for_each(|mcts| mcts.set_expand_moves(expand_moves));
         }
         self.move_root(game);
-        let expand_moves = expand_moves_on(&self.options, game.board().cell_count());
-        self.trees_mut()
-            .for_each(|mcts| mcts.set_expand_moves(expand_moves));
     }
 
     /// Near the end of the game: an exact alpha-beta search (paranoid with 3-4 players, so a
@@ -766,5 +767,24 @@ mod tests {
         let mut everywhere = MctsOptions::strong();
         everywhere.set("expand_min_cells", "0").unwrap();
         assert_eq!(expand_moves_on(&everywhere, cells(5)), 64);
+    }
+
+    /// The player gives every thread's tree the rule of the board it is set up for, again
+    /// when the board changes.
+    #[test]
+    fn the_player_sets_the_rule_by_the_board() {
+        let mut options = MctsOptions::strong();
+        options.set("threads", "2").unwrap();
+        options.set("parallel", "root").unwrap();
+        options.tree_mb = 16;
+        let mut player = MctsPlayer::new(options, 1, Stop::new());
+        for (side, expected) in [(10, 64), (5, 0), (8, 64), (7, 0)] {
+            player.prepare(&Game::new(side, 2).unwrap());
+            let rules: Vec<u32> = player
+                .trees_mut()
+                .map(|mcts| mcts.config().expand_moves)
+                .collect();
+            assert_eq!(rules, [expected, expected], "side {side}");
+        }
     }
 }
