@@ -636,10 +636,11 @@ fn the_selection_memo_keeps_what_the_search_finds() {
     assert!((with - without).abs() < 0.02, "{with} vs {without}");
 }
 
-/// Every playout policy, from middle games of 2, 3 and 4 players: the playout fills the board
-/// to the end with each colour's right number of stones, keeps the stones already there,
-/// leaves the game as it was, and its winner and rewards are those of a from-scratch count
-/// of the filled board.
+/// Every playout policy, from middle games of 2, 3 and 4 players, at the tree's root and three
+/// plies below it: the playout fills the board to the end with each colour's right number of
+/// stones, keeps the stones already there (the root's and the plies'), leaves the game as it
+/// was, and its winner and rewards are those of a from-scratch count of the filled board (so
+/// a policy that keeps groups must start from the node's stones, not the root's).
 #[test]
 fn every_playout_policy_fills_the_board_and_scores_it_as_the_rules() {
     use omega::mcts::{FastRng, MctsPosition};
@@ -672,30 +673,47 @@ fn every_playout_policy_fills_the_board_and_scores_it_as_the_rules() {
             let mut rng = FastRng::new(3);
             let mut tree = OmegaTree::new(&mut game, &mut scratch, config);
             let mut amaf = vec![0u8; tree.amaf_len()];
-            for _ in 0..50 {
-                let mut rewards = [0.0; 4];
-                let won = tree.playout(&mut rng, &mut amaf, &mut rewards);
-                let board = &amaf[..n];
-                for (cell, &stone) in before.iter().enumerate() {
-                    if (stone as usize) < players {
-                        assert_eq!(board[cell], stone, "{name}: a stone moved");
-                    }
+            let first_colour = tree.game().next_stone_colour().index();
+            let mut kept = before.clone();
+            for ply in 0..=3 {
+                if ply > 0 {
+                    // One ply deeper: the stone of the next colour on the first empty cell.
+                    let mut moves = Vec::new();
+                    tree.moves(&mut moves);
+                    tree.play(moves[0]);
+                    kept[moves[0] as usize] = ((first_colour + ply - 1) % players) as u8;
                 }
-                let empty = board.iter().filter(|&&c| c as usize >= players).count();
-                assert!(empty < players * players, "{name}: {empty} cells left");
-                let counts: Vec<usize> = (0..players)
-                    .map(|c| board.iter().filter(|&&x| x as usize == c).count())
-                    .collect();
-                // The game ends after whole turns: every colour has as many stones.
-                assert!(
-                    counts.iter().all(|&k| k == counts[0]),
-                    "{name}: colours {counts:?}"
-                );
-                let mut filled = board.to_vec();
-                filled.push(omega::game::NO_STONE);
-                let scores = scorer.scores(&filled, players);
-                assert_eq!(won, winner(&scores, players), "{name}");
-                assert_eq!(rewards[won], 1.0, "{name}");
+                if ply % 3 != 0 {
+                    continue;
+                }
+                for _ in 0..50 {
+                    let mut rewards = [0.0; 4];
+                    let won = tree.playout(&mut rng, &mut amaf, &mut rewards);
+                    let board = &amaf[..n];
+                    for (cell, &stone) in kept.iter().enumerate() {
+                        if (stone as usize) < players {
+                            assert_eq!(board[cell], stone, "{name}, ply {ply}: a stone moved");
+                        }
+                    }
+                    let empty = board.iter().filter(|&&c| c as usize >= players).count();
+                    assert!(empty < players * players, "{name}: {empty} cells left");
+                    let counts: Vec<usize> = (0..players)
+                        .map(|c| board.iter().filter(|&&x| x as usize == c).count())
+                        .collect();
+                    // The game ends after whole turns: every colour has as many stones.
+                    assert!(
+                        counts.iter().all(|&k| k == counts[0]),
+                        "{name}: colours {counts:?}"
+                    );
+                    let mut filled = board.to_vec();
+                    filled.push(omega::game::NO_STONE);
+                    let scores = scorer.scores(&filled, players);
+                    assert_eq!(won, winner(&scores, players), "{name}, ply {ply}");
+                    assert_eq!(rewards[won], 1.0, "{name}");
+                }
+            }
+            for _ in 0..3 {
+                tree.undo();
             }
             assert_eq!(tree.game().hash(), hash, "{name}: the game changed");
         }

@@ -380,8 +380,11 @@ impl MctsPosition for OmegaTree<'_> {
         amaf[..=n].copy_from_slice(self.scratch.stones.board());
         let stones = self.stones_left();
         if self.config.candidates > 1 {
-            // The placement classes start from the groups, which only the game keeps.
-            self.at_node(|game, scratch| scratch.groups.start(game));
+            // The placement classes start from the groups of the node's stones, built in
+            // the scorer's one scan (replaying the descent on the game's own groups and
+            // taking it back cost more).
+            let scratch = &mut *self.scratch;
+            scratch.groups.rebuild(scratch.scorer.earlier(), amaf);
         }
         let tree = &self.scratch.stones;
         let (colour, mover) = (tree.phase(), tree.mover());

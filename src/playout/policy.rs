@@ -10,7 +10,7 @@
 use super::score::{find, join_in_cell_order, product_of_groups};
 use super::{best_drawn, next_stone};
 use crate::board::{Board, Cell};
-use crate::game::{Game, MAX_PLAYERS};
+use crate::game::MAX_PLAYERS;
 use crate::mcts::FastRng;
 
 /// The classes of a placement of a stone of colour c, seen from the player placing it.
@@ -73,15 +73,6 @@ pub struct PlayoutGroups {
 }
 
 impl PlayoutGroups {
-    /// Copies the game's groups (its labels are roots already).
-    pub fn start(&mut self, game: &Game) {
-        let (label, size) = game.group_tables();
-        self.parent.clear();
-        self.parent.extend_from_slice(label);
-        self.size.clear();
-        self.size.extend(size.iter().map(|&s| s as u32));
-    }
-
     /// Builds the groups of the stones in `colours` from scratch, in the scorer's one scan
     /// ([`join_in_cell_order`]).
     ///
@@ -99,36 +90,30 @@ impl PlayoutGroups {
         find(&mut self.parent, c)
     }
 
-    /// The distinct roots of `colour` around `cell`, their count.
+    /// What a stone of `colour` on the empty `cell` would join: the distinct groups it
+    /// touches (their roots left in the first `touched` entries of `roots`, for
+    /// [`PlayoutGroups::place_joined`]), the size of the first, the size of the joined
+    /// group, and the product of the sizes it joins (a float: six sizes of a large board
+    /// overflow an integer).
     #[inline]
-    fn touching(
+    fn join(
         &mut self,
         board: &Board,
         colours: &[u8],
         cell: Cell,
         colour: u8,
         roots: &mut [Cell; 6],
-    ) -> usize {
-        let mut n = 0;
+    ) -> Join {
+        let mut touched = 0;
         for &nb in board.padded_neighbours(cell) {
             if colours[nb as usize] == colour {
                 let r = self.find(nb);
-                if !roots[..n].contains(&r) {
-                    roots[n] = r;
-                    n += 1;
+                if !roots[..touched].contains(&r) {
+                    roots[touched] = r;
+                    touched += 1;
                 }
             }
         }
-        n
-    }
-
-    /// What a stone of `colour` on the empty `cell` would join: the distinct groups it
-    /// touches, the size of the first, the size of the joined group, and the product of the
-    /// sizes it joins (a float: six sizes of a large board overflow an integer).
-    #[inline]
-    fn join(&mut self, board: &Board, colours: &[u8], cell: Cell, colour: u8) -> Join {
-        let mut roots = [0; 6];
-        let touched = self.touching(board, colours, cell, colour, &mut roots);
         let mut join = Join {
             touched,
             first: 0,
@@ -146,25 +131,11 @@ impl PlayoutGroups {
         join
     }
 
-    /// The class of a stone of `colour` on the empty `cell`.
-    #[inline]
-    fn classify(
-        &mut self,
-        board: &Board,
-        colours: &[u8],
-        cell: Cell,
-        colour: u8,
-        own: bool,
-    ) -> usize {
-        let j = self.join(board, colours, cell, colour);
-        class(own, j.touched, j.first, j.merged, j.product)
-    }
-
     /// The factor by which `colour`'s score would change if a stone of it went on the empty
     /// `cell`: `(1 + s1 + ... + sn) / (s1 * ... * sn)` for the sizes of the groups it joins.
     #[inline]
     fn score_factor(&mut self, board: &Board, colours: &[u8], cell: Cell, colour: u8) -> f32 {
-        let j = self.join(board, colours, cell, colour);
+        let j = self.join(board, colours, cell, colour, &mut [0; 6]);
         j.merged as f32 / j.product
     }
 
@@ -172,19 +143,27 @@ impl PlayoutGroups {
     #[inline]
     fn place(&mut self, board: &Board, colours: &mut [u8], cell: Cell, colour: u8) {
         let mut roots = [0; 6];
-        let n = self.touching(board, colours, cell, colour, &mut roots);
+        let n = self.join(board, colours, cell, colour, &mut roots).touched;
+        self.place_joined(colours, cell, colour, &roots[..n]);
+    }
+
+    /// Puts a stone of `colour` on the empty `cell` and joins it to `roots`, the distinct
+    /// roots of its colour around it, as [`PlayoutGroups::join`] found them with no
+    /// stone placed since.
+    #[inline]
+    fn place_joined(&mut self, colours: &mut [u8], cell: Cell, colour: u8, roots: &[Cell]) {
         colours[cell as usize] = colour;
         // Union by size: everything goes under the largest root.
         let mut big = cell;
         let mut total = 1;
-        for &r in &roots[..n] {
+        for &r in roots {
             total += self.size[r as usize];
             if big == cell || self.size[r as usize] > self.size[big as usize] {
                 big = r;
             }
         }
         self.parent[cell as usize] = big;
-        for &r in &roots[..n] {
+        for &r in roots {
             self.parent[r as usize] = big;
         }
         self.parent[big as usize] = big;
@@ -219,11 +198,20 @@ pub fn fill(
     for i in 0..stones {
         let left = len - i;
         let own = colour == mover;
-        let best = best_drawn(i, left, candidates, rng, |j| {
-            weights[groups.classify(board, colours, empties[j], colour, own)]
-        });
-        empties.swap(i, best);
-        groups.place(board, colours, empties[i], colour);
+        // The best of the drawn cells, with the roots its stone joins (read once: the
+        // placement reuses them).
+        let mut best = (f32::NEG_INFINITY, i, [0; 6], 0);
+        for _ in 0..candidates {
+            let j = i + rng.below(left);
+            let mut roots = [0; 6];
+            let join = groups.join(board, colours, empties[j], colour, &mut roots);
+            let w = weights[class(own, join.touched, join.first, join.merged, join.product)];
+            if w > best.0 {
+                best = (w, j, roots, join.touched);
+            }
+        }
+        empties.swap(i, best.1);
+        groups.place_joined(colours, empties[i], colour, &best.2[..best.3]);
         next_stone(&mut colour, &mut mover, players);
     }
 }
@@ -343,7 +331,7 @@ pub fn count_fill(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::NO_STONE;
+    use crate::game::{Game, NO_STONE};
     use crate::player::random_turn;
     use crate::playout::Scorer;
 
@@ -400,7 +388,7 @@ mod tests {
                 colours.push(NO_STONE);
                 let mut empties = game.empties().to_vec();
                 let stones = game.total_turns() * players - game.stones_placed();
-                groups.start(&game);
+                groups.rebuild(scorer.earlier(), &colours);
                 fill(
                     game.board(),
                     &mut groups,
