@@ -198,16 +198,20 @@ pub fn fill(
     for i in 0..stones {
         let left = len - i;
         let own = colour == mover;
-        // The best of the drawn cells, with the roots its stone joins (read once: the
-        // placement reuses them).
-        let mut best = (f32::NEG_INFINITY, i, [0; 6], 0);
-        for _ in 0..candidates {
+        // The best of the drawn cells, the first drawn unless another weighs more, with the
+        // roots its stone joins (read once: the placement reuses them).
+        let draw = |groups: &mut PlayoutGroups, rng: &mut FastRng| {
             let j = i + rng.below(left);
             let mut roots = [0; 6];
             let join = groups.join(board, colours, empties[j], colour, &mut roots);
             let w = weights[class(own, join.touched, join.first, join.merged, join.product)];
-            if w > best.0 {
-                best = (w, j, roots, join.touched);
+            (w, j, roots, join.touched)
+        };
+        let mut best = draw(groups, rng);
+        for _ in 1..candidates {
+            let next = draw(groups, rng);
+            if next.0 > best.0 {
+                best = next;
             }
         }
         empties.swap(i, best.1);
