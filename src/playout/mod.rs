@@ -598,17 +598,29 @@ fn best_drawn(
     rng: &mut FastRng,
     mut score: impl FnMut(usize) -> f32,
 ) -> usize {
+    best_drawn_with(first, left, candidates, rng, |j| (score(j), ())).0
+}
+
+/// [`best_drawn`] when scoring a cell finds more than its score: the best index and what its
+/// scoring found besides (the placement-class fill keeps the roots its stone joins).
+#[inline]
+fn best_drawn_with<T>(
+    first: usize,
+    left: usize,
+    candidates: usize,
+    rng: &mut FastRng,
+    mut score: impl FnMut(usize) -> (f32, T),
+) -> (usize, T) {
     let mut best = first + rng.below(left);
-    let mut best_score = score(best);
+    let (mut best_score, mut best_found) = score(best);
     for _ in 1..candidates {
         let j = first + rng.below(left);
-        let s = score(j);
+        let (s, found) = score(j);
         if s > best_score {
-            best = j;
-            best_score = s;
+            (best, best_score, best_found) = (j, s, found);
         }
     }
-    best
+    (best, best_found)
 }
 
 /// After a stone of `colour` placed by `mover`: the next colour in turn order, and after the

@@ -8,7 +8,7 @@
 //! started from copies of the game's own tables; the final scores are read off its roots.
 
 use super::score::{find, join_in_cell_order, product_of_groups};
-use super::{best_drawn, next_stone};
+use super::{best_drawn, best_drawn_with, next_stone};
 use crate::board::{Board, Cell};
 use crate::game::MAX_PLAYERS;
 use crate::mcts::FastRng;
@@ -198,24 +198,16 @@ pub fn fill(
     for i in 0..stones {
         let left = len - i;
         let own = colour == mover;
-        // The best of the drawn cells, the first drawn unless another weighs more, with the
-        // roots its stone joins (read once: the placement reuses them).
-        let draw = |groups: &mut PlayoutGroups, rng: &mut FastRng| {
-            let j = i + rng.below(left);
+        // The best of the drawn cells, with the roots its stone joins (read once: the
+        // placement reuses them).
+        let (best, (roots, touched)) = best_drawn_with(i, left, candidates, rng, |j| {
             let mut roots = [0; 6];
             let join = groups.join(board, colours, empties[j], colour, &mut roots);
             let w = weights[class(own, join.touched, join.first, join.merged, join.product)];
-            (w, j, roots, join.touched)
-        };
-        let mut best = draw(groups, rng);
-        for _ in 1..candidates {
-            let next = draw(groups, rng);
-            if next.0 > best.0 {
-                best = next;
-            }
-        }
-        empties.swap(i, best.1);
-        groups.place_joined(colours, empties[i], colour, &best.2[..best.3]);
+            (w, (roots, join.touched))
+        });
+        empties.swap(i, best);
+        groups.place_joined(colours, empties[i], colour, &roots[..touched]);
         next_stone(&mut colour, &mut mover, players);
     }
 }
