@@ -14,6 +14,8 @@ pub struct Scorer {
     earlier: Vec<[Cell; 3]>,
     parent: Vec<Cell>,
     size: Vec<u16>,
+    /// The roots of a scoring's groups, in cell order.
+    roots: Vec<Cell>,
 }
 
 impl Scorer {
@@ -42,6 +44,7 @@ impl Scorer {
             earlier,
             parent: vec![0; n + 1],
             size: vec![0; n + 1],
+            roots: vec![0; n],
         }
     }
 
@@ -63,9 +66,61 @@ impl Scorer {
     pub fn scores(&mut self, colours: &[u8], players: usize) -> [u128; MAX_PLAYERS] {
         let n = self.earlier.len();
         debug_assert!(colours.len() > n && colours[n] as usize >= MAX_PLAYERS);
-        // 1. One scan in cell order joins the groups; 2. their sizes multiplied, root by root.
-        join_in_cell_order(&self.earlier, colours, &mut self.parent, &mut self.size);
-        product_of_groups(&colours[..n], &self.parent, &self.size, players)
+        let (parent, size) = (&mut self.parent[..n], &mut self.size[..n]);
+        // Why not `join_in_cell_order`: whether a neighbour has the stone's colour is a coin
+        // toss in a random playout, and the branches on it, mispredicted about half the
+        // time, were most of the scan's cost (by perf a sixth of the default's time on side
+        // 5). Here the links are chosen by selects, the parent of every cell stays at or
+        // before it in cell order, and the roots, sizes and products are straight passes.
+        // 1. Each stone links to a neighbour of its colour earlier in cell order, if any:
+        //    below-left first, whose group holds the other two when they match (it touches
+        //    both); only a stone that joins its left and lower groups but not its
+        //    below-left one may join two groups, which a union links, the later root
+        //    under the earlier (about one stone in eight).
+        for (cell, &[left, below, below_left]) in self.earlier.iter().enumerate() {
+            let colour = colours[cell];
+            let stone = (colour as usize) < MAX_PLAYERS;
+            let same = |e: Cell| stone & (colours[e as usize] == colour);
+            let (l, b, bl) = (same(left), same(below), same(below_left));
+            let mut up = cell as Cell;
+            up = if b { below } else { up };
+            up = if l { left } else { up };
+            up = if bl { below_left } else { up };
+            parent[cell] = up;
+            if l & b & !bl {
+                let (x, y) = (find(parent, left), find(parent, below));
+                parent[x.max(y) as usize] = x.min(y);
+            }
+        }
+        // 2. Every cell's root, in cell order: a parent comes earlier, so its entry already
+        //    holds its root.
+        for cell in 0..n {
+            parent[cell] = parent[parent[cell] as usize];
+        }
+        // 3. The group sizes, at the roots, and the roots of the stones in a list.
+        size.fill(0);
+        let roots = &mut self.roots[..n];
+        let mut count = 0;
+        for (cell, (&colour, &root)) in colours.iter().zip(parent.iter()).enumerate() {
+            let stone = (colour as usize) < MAX_PLAYERS;
+            size[root as usize] += u16::from(stone);
+            roots[count] = cell as Cell;
+            count += usize::from(stone & (root as usize == cell));
+        }
+        // 4. Each colour's product over its roots.
+        let mut products = [1u128; MAX_PLAYERS];
+        let mut seen = 0u32;
+        for &root in &roots[..count] {
+            let c = colours[root as usize] as usize;
+            products[c] *= u128::from(size[root as usize]);
+            seen |= 1 << c;
+        }
+        for (c, product) in products.iter_mut().enumerate() {
+            if c >= players || seen & (1 << c) == 0 {
+                *product = 0;
+            }
+        }
+        products
     }
 }
 
@@ -202,6 +257,33 @@ mod tests {
                 }
                 let w = winner(&scores, players);
                 assert_eq!(Colour::from_index(w), game.winner().0);
+            }
+        }
+    }
+
+    /// The scorer's branch-free scan against the policies' union-find
+    /// ([`join_in_cell_order`], [`product_of_groups`]) on random colourings, sparse to full:
+    /// the two must agree on every colour's score.
+    #[test]
+    fn scores_equal_the_union_find_scan_on_random_colourings() {
+        let mut rng = crate::mcts::FastRng::new(11);
+        for (side, players) in [(2, 2), (4, 3), (5, 2), (5, 4), (8, 3), (10, 2), (13, 4)] {
+            let game = Game::new(side, players).unwrap();
+            let mut scorer = Scorer::new(game.board());
+            let n = scorer.cells();
+            let (mut parent, mut size) = (vec![0; n + 1], vec![0u32; n + 1]);
+            for round in 0..200 {
+                // Empty with chance round/200, else a colour at random.
+                let colours: Vec<u8> = (0..n)
+                    .map(|_| match rng.below(200) < round {
+                        true => NO_STONE,
+                        false => rng.below(players) as u8,
+                    })
+                    .chain([NO_STONE])
+                    .collect();
+                join_in_cell_order(scorer.earlier(), &colours, &mut parent, &mut size);
+                let expected = product_of_groups(&colours[..n], &parent, &size, players);
+                assert_eq!(scorer.scores(&colours, players), expected, "side {side}");
             }
         }
     }
