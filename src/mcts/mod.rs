@@ -1666,9 +1666,6 @@ mod tests {
         assert!((centre_prior(0.3, 0.5) - 0.3).abs() < 1e-6);
     }
 
-    /// The scan's scores (three passes over columns) are the scores the memo computes for one
-    /// child, follow the RAVE formula, and give the first-play urgency to an unvisited child:
-    /// the memo's "still above the runner-up" test compares like with like.
     #[test]
     fn best_two_is_the_first_best_and_the_runner_up() {
         // The one-pass loop it replaces: the first index of the best, the best of the rest.
@@ -1698,6 +1695,9 @@ mod tests {
         );
     }
 
+    /// The scan's scores (three passes over columns) are the scores the memo computes for one
+    /// child, follow the RAVE formula, and give the first-play urgency to an unvisited child:
+    /// the memo's "still above the runner-up" test compares like with like.
     #[test]
     fn column_scores_are_the_single_child_scores() {
         let tree: Tree<u16> = Tree::new(64);

@@ -264,6 +264,7 @@ impl Amaf {
             self.halve();
         }
     }
+    /// Halves both sums, past [`AMAF_HALVING`] playouts (see [`Amaf::add`]).
     #[cold]
     #[inline(never)]
     fn halve(&self) {
