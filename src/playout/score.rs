@@ -1,6 +1,8 @@
-//! Scoring a finished playout in one pass: a union-find over the filled board, then the
-//! product of the group sizes of every colour. A playout needs no undo, so this union-find
-//! is the plain kind (path halving, linking under the newer root), not the game's.
+//! Scoring a finished playout: a union-find over the filled board in one scan of the
+//! cells, then the product of the group sizes of every colour. A playout needs no undo, so
+//! this union-find is the plain kind (path halving), not the game's: [`Scorer::scores`]
+//! links each stone and root to an earlier cell, and [`join_in_cell_order`], the scan the
+//! playout policies keep their groups with, links under the newer root.
 
 use crate::board::{Board, Cell, Coord};
 use crate::game::MAX_PLAYERS;
