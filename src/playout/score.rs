@@ -1,8 +1,7 @@
 //! Scoring a finished playout: a union-find over the filled board in one scan of the
-//! cells, then the product of the group sizes of every colour. A playout needs no undo, so
-//! this union-find is the plain kind (path halving), not the game's: [`Scorer::scores`]
-//! links each stone and root to an earlier cell, and [`join_in_cell_order`], the scan the
-//! playout policies keep their groups with, links under the newer root.
+//! cells ([`join_in_cell_order`], which the playout policies keep their groups with too),
+//! then the product of the group sizes of every colour. A playout needs no undo, so this
+//! union-find is the plain kind (path halving), not the game's.
 
 use crate::board::{Board, Cell, Coord};
 use crate::game::MAX_PLAYERS;
@@ -69,47 +68,16 @@ impl Scorer {
         let n = self.earlier.len();
         debug_assert!(colours.len() > n && colours[n] as usize >= MAX_PLAYERS);
         let (parent, size) = (&mut self.parent[..n], &mut self.size[..n]);
-        // Why not `join_in_cell_order`: whether a neighbour has the stone's colour is a coin
-        // toss in a random playout, and the branches on it, mispredicted about half the
-        // time, were most of the scan's cost (by perf a sixth of the default's time on side
-        // 5). Here the links are chosen by selects, the parent of every cell stays at or
-        // before it in cell order, and the roots, sizes and products are straight passes.
-        // 1. Each stone links to a neighbour of its colour earlier in cell order, if any:
-        //    below-left first, whose group holds the other two when they match (it touches
-        //    both); only a stone that joins its left and lower groups but not its
-        //    below-left one may join two groups, which a union links, the later root
-        //    under the earlier (about one stone in eight).
-        for (cell, &[left, below, below_left]) in self.earlier.iter().enumerate() {
-            let colour = colours[cell];
-            let stone = (colour as usize) < MAX_PLAYERS;
-            let same = |e: Cell| stone & (colours[e as usize] == colour);
-            let (l, b, bl) = (same(left), same(below), same(below_left));
-            let mut up = cell as Cell;
-            up = if b { below } else { up };
-            up = if l { left } else { up };
-            up = if bl { below_left } else { up };
-            parent[cell] = up;
-            if l & b & !bl {
-                let (x, y) = (find(parent, left), find(parent, below));
-                parent[x.max(y) as usize] = x.min(y);
-            }
-        }
-        // 2. Every cell's root, in cell order: a parent comes earlier, so its entry already
-        //    holds its root.
-        for cell in 0..n {
-            parent[cell] = parent[parent[cell] as usize];
-        }
-        // 3. The group sizes, at the roots, and the roots of the stones in a list.
-        size.fill(0);
+        // 1. The groups, every cell's parent its root; 2. the roots of the stones in a list
+        //    (a select, not a branch: about one stone in three is a root, at random);
+        //    3. each colour's product over its roots.
+        join_in_cell_order(&self.earlier, colours, parent, size);
         let roots = &mut self.roots[..n];
         let mut count = 0;
         for (cell, (&colour, &root)) in colours.iter().zip(parent.iter()).enumerate() {
-            let stone = (colour as usize) < MAX_PLAYERS;
-            size[root as usize] += u16::from(stone);
             roots[count] = cell as Cell;
-            count += usize::from(stone & (root as usize == cell));
+            count += usize::from(((colour as usize) < MAX_PLAYERS) & (root as usize == cell));
         }
-        // 4. Each colour's product over its roots.
         let mut products = [1u128; MAX_PLAYERS];
         let mut seen = 0u32;
         for &root in &roots[..count] {
@@ -128,17 +96,11 @@ impl Scorer {
 
 /// A group size of the playouts' union-finds: the scorer's `u16` (a side-13 board has 469
 /// cells) and the playout policy's `u32`.
-pub(super) trait GroupSize: Copy + std::ops::AddAssign + Into<u128> {
-    const ONE: Self;
-}
+pub(super) trait GroupSize: Copy + std::ops::AddAssign + Into<u128> + From<bool> {}
 
-impl GroupSize for u16 {
-    const ONE: u16 = 1;
-}
+impl GroupSize for u16 {}
 
-impl GroupSize for u32 {
-    const ONE: u32 = 1;
-}
+impl GroupSize for u32 {}
 
 /// The root of `cell`'s group, halving the path on the way.
 #[inline]
@@ -151,17 +113,20 @@ pub(super) fn find(parent: &mut [Cell], mut cell: Cell) -> Cell {
     cell
 }
 
-/// Joins the stones of `colours` into groups in one scan in cell order: each stone joins
-/// the groups of its neighbours earlier in that order, and when the one below-left has its
-/// colour the other two are in its group already, so one link is all it takes: three
-/// neighbours looked at a stone instead of six.
+/// Joins the stones of `colours` into groups in one scan in cell order, then points every
+/// cell's `parent` at its root and counts the groups' sizes there.
+///
+/// Why selects, not branches: whether a neighbour has the stone's colour is a coin toss in
+/// a random playout, and the branches on it, mispredicted about half the time, were most of
+/// the scan's cost (by perf a sixth of the default's time on side 5, with the scorer's
+/// product; the scan took 700-750 ns a side-5 board, 360-420 ns this way). Each link goes
+/// to a cell earlier in cell order, so the roots and sizes are straight passes.
 ///
 /// Contract: `earlier` is [`Scorer::earlier`] of the board `colours` is on; `colours` holds
 /// a colour index or [`NO_STONE`](crate::game::NO_STONE) for each of that board's cells, then
 /// one entry for its `outside` index, which holds no colour index; `parent` and `size` have
-/// an entry a cell. After it, every stone's `parent` chain leads to its group's root, whose
-/// `size` is the group's; the entries of empty cells are left as they were, and must not be
-/// read as groups.
+/// an entry a cell. After it, every cell's `parent` is its group's root (an empty cell is
+/// its own, of size 0), and a root's `size` is its group's.
 #[inline]
 pub(super) fn join_in_cell_order<S: GroupSize>(
     earlier: &[[Cell; 3]],
@@ -169,31 +134,37 @@ pub(super) fn join_in_cell_order<S: GroupSize>(
     parent: &mut [Cell],
     size: &mut [S],
 ) {
+    let n = earlier.len();
+    let (parent, size) = (&mut parent[..n], &mut size[..n]);
+    // 1. Each stone links to a neighbour of its colour earlier in cell order, if any:
+    //    below-left first, whose group holds the other two when they match (it touches
+    //    both); only a stone that joins its left and lower groups but not its below-left
+    //    one may join two groups, which a union links, the later root under the earlier
+    //    (about one stone in eight).
     for (cell, &[left, below, below_left]) in earlier.iter().enumerate() {
         let colour = colours[cell];
-        if colour as usize >= MAX_PLAYERS {
-            continue;
+        let stone = (colour as usize) < MAX_PLAYERS;
+        let same = |e: Cell| stone & (colours[e as usize] == colour);
+        let (l, b, bl) = (same(left), same(below), same(below_left));
+        let mut up = cell as Cell;
+        up = if b { below } else { up };
+        up = if l { left } else { up };
+        up = if bl { below_left } else { up };
+        parent[cell] = up;
+        if l & b & !bl {
+            let (x, y) = (find(parent, left), find(parent, below));
+            parent[x.max(y) as usize] = x.min(y);
         }
-        let cell = cell as Cell;
-        if colours[below_left as usize] == colour {
-            let r = find(parent, below_left);
-            parent[cell as usize] = r;
-            size[r as usize] += S::ONE;
-            continue;
-        }
-        parent[cell as usize] = cell;
-        size[cell as usize] = S::ONE;
-        for e in [left, below] {
-            if colours[e as usize] == colour {
-                let r = find(parent, e);
-                let root = find(parent, cell);
-                if r != root {
-                    parent[r as usize] = root;
-                    let s = size[r as usize];
-                    size[root as usize] += s;
-                }
-            }
-        }
+    }
+    // 2. Every cell's root, in cell order: a parent comes earlier, so its entry already
+    //    holds its root.
+    for cell in 0..n {
+        parent[cell] = parent[parent[cell] as usize];
+    }
+    // 3. The group sizes, at the roots.
+    size.fill(S::from(false));
+    for (&colour, &root) in colours.iter().zip(parent.iter()) {
+        size[root as usize] += S::from((colour as usize) < MAX_PLAYERS);
     }
 }
 
@@ -263,17 +234,16 @@ mod tests {
         }
     }
 
-    /// The scorer's branch-free scan against the policies' union-find
-    /// ([`join_in_cell_order`], [`product_of_groups`]) on random colourings, sparse to full:
-    /// the two must agree on every colour's score.
+    /// The scorer against a flood fill over the board's neighbours on random colourings,
+    /// sparse to full: the two must agree on every colour's score.
     #[test]
-    fn scores_equal_the_union_find_scan_on_random_colourings() {
+    fn scores_equal_a_flood_fill_on_random_colourings() {
         let mut rng = crate::mcts::FastRng::new(11);
         for (side, players) in [(2, 2), (4, 3), (5, 2), (5, 4), (8, 3), (10, 2), (13, 4)] {
             let game = Game::new(side, players).unwrap();
-            let mut scorer = Scorer::new(game.board());
+            let board = game.board();
+            let mut scorer = Scorer::new(board);
             let n = scorer.cells();
-            let (mut parent, mut size) = (vec![0; n + 1], vec![0u32; n + 1]);
             for round in 0..200 {
                 // Empty with chance round/200, else a colour at random.
                 let colours: Vec<u8> = (0..n)
@@ -283,8 +253,28 @@ mod tests {
                     })
                     .chain([NO_STONE])
                     .collect();
-                join_in_cell_order(scorer.earlier(), &colours, &mut parent, &mut size);
-                let expected = product_of_groups(&colours[..n], &parent, &size, players);
+                let mut expected = [0u128; MAX_PLAYERS];
+                let mut seen = vec![false; n];
+                for start in 0..n {
+                    let colour = colours[start];
+                    if colour == NO_STONE || seen[start] {
+                        continue;
+                    }
+                    let (mut stack, mut size) = (vec![start], 0u128);
+                    seen[start] = true;
+                    while let Some(c) = stack.pop() {
+                        size += 1;
+                        for &nb in board.neighbours(c as Cell) {
+                            let nb = nb as usize;
+                            if colours[nb] == colour && !seen[nb] {
+                                seen[nb] = true;
+                                stack.push(nb);
+                            }
+                        }
+                    }
+                    let score = &mut expected[colour as usize];
+                    *score = (*score).max(1) * size;
+                }
                 assert_eq!(scorer.scores(&colours, players), expected, "side {side}");
             }
         }
