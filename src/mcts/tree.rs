@@ -294,22 +294,25 @@ pub struct Tree<M> {
     nodes: Box<[AtomicNode]>,
     amaf: Box<[Amaf]>,
     /// Slots in use; the arena never grows past its capacity (see [`Tree::is_full`]).
-    len: AtomicUsize,
+    len: OwnLine<AtomicUsize>,
     /// Raised when a block of children did not fit: from then on no leaf can be expanded
     /// until [`Tree::prune`] makes room.
-    full: LineFlag,
+    full: OwnLine<AtomicBool>,
     /// The arenas of before the last re-rooting, reused by the next one: their pages are
     /// already in memory (a fresh arena costs a page fault every 128 nodes).
     spare: Option<Arenas>,
     _move: PhantomData<M>,
 }
 
-/// A flag on a cache line of its own. The tree's `full` flag is read at every playout by
-/// every thread and written only when the arena fills; beside `len`, which every expansion
-/// writes, each read would miss the cache whenever another thread had just expanded a node.
+/// A value on a cache line of its own, away from the fields every access of the tree reads
+/// (the arenas' addresses). `len` is written by every expansion and `full` read at every
+/// playout: beside each other or beside the arenas' addresses, each write by one thread
+/// would take the line from the others, and their next read of the tree would miss the
+/// cache. (The compiler had put `len` on the line of the arenas' addresses; moving it away
+/// changed no speed this 2-core virtual machine could measure, see the README's "Threads".)
 #[repr(align(64))]
 #[derive(Default)]
-struct LineFlag(AtomicBool);
+struct OwnLine<T>(T);
 
 /// Bytes one node takes in both arenas.
 pub const fn node_bytes() -> usize {
@@ -356,8 +359,8 @@ impl<M: PackedMove> Tree<M> {
         let tree = Tree {
             nodes: zeroed(capacity),
             amaf: zeroed(capacity),
-            len: AtomicUsize::new(1),
-            full: LineFlag::default(),
+            len: OwnLine(AtomicUsize::new(1)),
+            full: OwnLine::default(),
             spare: None,
             _move: PhantomData,
         };
@@ -369,7 +372,7 @@ impl<M: PackedMove> Tree<M> {
     pub fn clear(&mut self) {
         self.nodes[0].init(M::default().pack() as u32, 0.5);
         self.amaf[0].init(0);
-        *self.len.get_mut() = 1;
+        *self.len.0.get_mut() = 1;
         *self.full.0.get_mut() = false;
     }
 
@@ -381,7 +384,7 @@ impl<M: PackedMove> Tree<M> {
     }
 
     pub fn len(&self) -> usize {
-        self.len.load(Relaxed)
+        self.len.0.load(Relaxed)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -438,7 +441,7 @@ impl<M: PackedMove> Tree<M> {
     /// Reserves `count` consecutive slots and returns the first, or `None` when they do not
     /// fit.
     fn reserve(&self, count: usize) -> Option<NodeId> {
-        let mut len = self.len.load(Relaxed);
+        let mut len = self.len.0.load(Relaxed);
         loop {
             if len + count > self.capacity() {
                 self.full.0.store(true, Relaxed);
@@ -446,6 +449,7 @@ impl<M: PackedMove> Tree<M> {
             }
             match self
                 .len
+                .0
                 .compare_exchange_weak(len, len + count, Relaxed, Relaxed)
             {
                 Ok(_) => return Some(len as NodeId),
@@ -653,7 +657,7 @@ impl<M: PackedMove> Tree<M> {
         let old_nodes = std::mem::replace(&mut self.nodes, nodes);
         let old_amaf = std::mem::replace(&mut self.amaf, amaf);
         self.spare = Some((old_nodes, old_amaf));
-        *self.len.get_mut() = queue.len();
+        *self.len.0.get_mut() = queue.len();
         *self.full.0.get_mut() = false;
     }
 }
@@ -706,6 +710,34 @@ mod tests {
         assert_eq!(t.len(), 1);
         assert!(!t.root().is_expanded());
         assert!(t.claim(0), "a cleared root can be expanded again");
+    }
+
+    /// The counters threads write (`len` at every expansion, `full` when the arena fills)
+    /// sit on cache lines of their own, not on the line of the arenas' addresses, which
+    /// every access of the tree reads (see [`OwnLine`]).
+    #[test]
+    fn the_written_counters_keep_off_the_line_of_the_arenas_addresses() {
+        type T = Tree<u16>;
+        assert_eq!(
+            std::mem::align_of::<T>() % 64,
+            0,
+            "lines counted from the start"
+        );
+        let line = |offset: usize| offset / 64;
+        let fat_pointer = std::mem::size_of::<Box<[Amaf]>>();
+        let read = [
+            std::mem::offset_of!(T, nodes),
+            std::mem::offset_of!(T, nodes) + fat_pointer - 1,
+            std::mem::offset_of!(T, amaf),
+            std::mem::offset_of!(T, amaf) + fat_pointer - 1,
+        ];
+        let written = [std::mem::offset_of!(T, len), std::mem::offset_of!(T, full)];
+        assert_ne!(line(written[0]), line(written[1]));
+        for w in written {
+            for r in read {
+                assert_ne!(line(w), line(r), "written at {w}, read at {r}");
+            }
+        }
     }
 
     /// A block of children that does not fit raises the full flag; pruning copies the tree
