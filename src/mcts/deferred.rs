@@ -240,15 +240,18 @@ impl Pending {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcts::{add_rave_now, FastRng};
+    use crate::mcts::{add_rave_now, FastRng, Slab};
 
     /// A root with `width` children, each with `width` children of its own (moves and AMAF
     /// keys 0..width).
     fn two_level_tree(width: u16) -> (Tree<u16>, Vec<NodeId>) {
         let tree: Tree<u16> = Tree::new(2000);
         let moves: Vec<u16> = (0..width).collect();
-        let add = |parent: NodeId| {
-            let first = tree.add_children(&moves, |m| m as usize, &[]).unwrap();
+        let mut slab = Slab::default();
+        let mut add = |parent: NodeId| {
+            let first = tree
+                .add_children(&mut slab, &moves, |m| m as usize, &[])
+                .unwrap();
             tree.publish(parent, first, moves.len(), moves.len());
         };
         add(0);

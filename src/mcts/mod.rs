@@ -18,7 +18,7 @@ mod rng;
 mod tree;
 
 pub use rng::FastRng;
-pub use tree::{node_bytes, Amaf, AtomicNode, Node, NodeId, PackedMove, Tree, UNPROVEN};
+pub use tree::{node_bytes, Amaf, AtomicNode, Node, NodeId, PackedMove, Slab, Tree, UNPROVEN};
 
 use crate::stop::Stop;
 use std::ops::Range;
@@ -381,6 +381,8 @@ struct Worker<M> {
     /// are then deferred ([`deferred`]).
     shared: bool,
     deferred: deferred::Deferred,
+    /// The arena slots this thread writes its new children into.
+    slab: Slab,
 }
 
 /// AMAF tags a batch tells apart (the colours of a stone game); other tags are not credited.
@@ -898,6 +900,7 @@ impl<M: PackedMove> Worker<M> {
             batch: Vec::new(),
             shared: false,
             deferred: deferred::Deferred::default(),
+            slab: Slab::default(),
         }
     }
 
@@ -921,8 +924,12 @@ impl<M: PackedMove> Worker<M> {
         } else {
             count
         };
-        let Some(first) = tree.add_children(&self.moves[..written], P::amaf_key, &self.priors)
-        else {
+        let Some(first) = tree.add_children(
+            &mut self.slab,
+            &self.moves[..written],
+            P::amaf_key,
+            &self.priors,
+        ) else {
             return false;
         };
         if config.ancestor_amaf > 0.0 {
@@ -1040,7 +1047,9 @@ impl<M: PackedMove> Worker<M> {
                 self.moves.push(mv);
                 self.priors.push(prior);
             }
-            if let Some(first) = tree.grow(node, &self.moves, P::amaf_key, &self.priors) {
+            if let Some(first) =
+                tree.grow(&mut self.slab, node, &self.moves, P::amaf_key, &self.priors)
+            {
                 let start = first as usize;
                 if config.ancestor_amaf > 0.0 {
                     self.inherit_amaf(mcts, node, start + old.len()..start + self.moves.len());
@@ -1703,7 +1712,9 @@ mod tests {
         let tree: Tree<u16> = Tree::new(64);
         let moves: Vec<u16> = (0..9).collect();
         let priors: Vec<f32> = (0..9).map(|i| i as f32 / 10.0).collect();
-        let first = tree.add_children(&moves, |m| m as usize, &priors).unwrap() as usize;
+        let first = tree
+            .add_children(&mut Slab::default(), &moves, |m| m as usize, &priors)
+            .unwrap() as usize;
         let (children, amaf) = tree.slots(first..first + 9);
         for (i, (child, a)) in children.iter().zip(amaf).enumerate().skip(1) {
             for _ in 0..i * 3 {
@@ -1754,10 +1765,9 @@ mod tests {
         assert!(EdgeStats::default().read(children, amaf));
     }
 
-    /// Fills `tree` with unpublished children until it holds `len` nodes.
+    /// Takes slots of `tree` (writing no node) until it counts `len`.
     fn fill_to(tree: &Tree<u16>, len: usize) {
-        let moves = vec![1u16; len - tree.len()];
-        assert!(tree.add_children(&moves, |m| m as usize, &[]).is_some());
+        tree.take_slots_up_to(len);
         assert_eq!(tree.len(), len);
     }
 
@@ -2062,7 +2072,10 @@ mod tests {
         let mut game = zeros();
         let (mut mcts, _) = search_picks(small_arena(), &mut game, 16);
         fill_to(&mcts.tree, 400);
-        assert!(mcts.tree.add_children(&[1], |m| m as usize, &[]).is_none());
+        assert!(mcts
+            .tree
+            .add_children(&mut Slab::default(), &[1], |m| m as usize, &[])
+            .is_none());
         assert!(mcts.tree.is_full());
         let limits = MctsLimits {
             start: Instant::now(),

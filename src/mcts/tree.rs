@@ -11,8 +11,9 @@
 //!
 //! Lock-free sharing (after Enzenberger & Müller, "A Lock-free Multithreaded Monte-Carlo Tree
 //! Search Algorithm", 2009, the scheme of Fuego): every field is an atomic. A thread that
-//! expands a node first claims it ([`Tree::claim`]), reserves a block of the arena with one
-//! compare-and-swap ([`Tree::reserve`]), writes the children there, and only then publishes
+//! expands a node first claims it ([`Tree::claim`]), reserves a block of the arena from its
+//! own slab of slots ([`Slab`]; a compare-and-swap of the shared count takes a new slab
+//! every few thousand slots), writes the children there, and only then publishes
 //! them with a release store of the parent's `children` word; a reader that sees the children
 //! (acquire load) sees them whole. Visits are counted with atomic adds, and at the start of
 //! a descent (a virtual loss: the playout counts as a loss until its reward arrives);
@@ -298,6 +299,9 @@ pub struct Tree<M> {
     /// Raised when a block of children did not fit: from then on no leaf can be expanded
     /// until [`Tree::prune`] makes room.
     full: OwnLine<AtomicBool>,
+    /// Counts the clears, re-rootings and prunings, each of which makes every [`Slab`]
+    /// taken before it stale (its slots may now hold the tree's nodes).
+    generation: u64,
     /// The arenas of before the last re-rooting, reused by the next one: their pages are
     /// already in memory (a fresh arena costs a page fault every 128 nodes).
     spare: Option<Arenas>,
@@ -313,6 +317,27 @@ pub struct Tree<M> {
 #[repr(align(64))]
 #[derive(Default)]
 struct OwnLine<T>(T);
+
+/// Slots a [`Slab`] takes from the arena at once (or more, for a bigger block). With two
+/// threads in one tree, reserving each block of children from the shared count moved the
+/// count's cache line between the cores at every expansion (a few hundred thousand times a
+/// second on side 5), and the two threads' blocks lay interleaved in the arena; a slab of
+/// 4,096 slots takes the line a few thousand times a second, and wastes at most a block's
+/// worth of slots each time (none with one thread, whose slabs always follow each other).
+const SLAB_SLOTS: usize = 4096;
+
+/// One thread's run of reserved, unused slots of a [`Tree`]'s arena: [`Tree::add_children`]
+/// and [`Tree::grow`] take their blocks from it, and take a new slab from the shared count
+/// only when it runs short. A default slab is empty; a slab taken before the tree was last
+/// cleared, re-rooted or pruned counts as empty.
+///
+/// Contract: each thread has a slab of its own, used with one tree.
+#[derive(Clone, Debug, Default)]
+pub struct Slab {
+    generation: u64,
+    next: usize,
+    end: usize,
+}
 
 /// Bytes one node takes in both arenas.
 pub const fn node_bytes() -> usize {
@@ -361,6 +386,7 @@ impl<M: PackedMove> Tree<M> {
             amaf: zeroed(capacity),
             len: OwnLine(AtomicUsize::new(1)),
             full: OwnLine::default(),
+            generation: 0,
             spare: None,
             _move: PhantomData,
         };
@@ -374,6 +400,7 @@ impl<M: PackedMove> Tree<M> {
         self.amaf[0].init(0);
         *self.len.0.get_mut() = 1;
         *self.full.0.get_mut() = false;
+        self.generation += 1;
     }
 
     /// Whether a block of children has failed to fit since the arena was last cleared,
@@ -383,6 +410,8 @@ impl<M: PackedMove> Tree<M> {
         self.full.0.load(Relaxed)
     }
 
+    /// Slots taken: the nodes of the tree, and the slots the threads' slabs hold unused (at
+    /// most [`SLAB_SLOTS`] a thread).
     pub fn len(&self) -> usize {
         self.len.0.load(Relaxed)
     }
@@ -438,21 +467,54 @@ impl<M: PackedMove> Tree<M> {
         !self.nodes[node as usize].claimed.swap(true, Relaxed)
     }
 
-    /// Reserves `count` consecutive slots and returns the first, or `None` when they do not
-    /// fit.
-    fn reserve(&self, count: usize) -> Option<NodeId> {
+    /// Reserves `count` consecutive slots from `slab` and returns the first, or `None` when
+    /// they do not fit in the arena (the tree is then full).
+    fn reserve(&self, slab: &mut Slab, count: usize) -> Option<NodeId> {
+        if slab.generation != self.generation {
+            *slab = Slab {
+                generation: self.generation,
+                ..Slab::default()
+            };
+        }
+        if slab.end - slab.next < count {
+            self.refill(slab, count)?;
+        }
+        let first = slab.next;
+        slab.next += count;
+        Some(first as NodeId)
+    }
+
+    /// Test support: counts the slots up to `len` (at most the capacity) as taken, as slabs
+    /// that wrote nothing would.
+    #[cfg(test)]
+    pub fn take_slots_up_to(&self, len: usize) {
+        self.len.0.store(len.min(self.capacity()), Relaxed);
+    }
+
+    /// Takes more slots for `slab`, so that it holds at least `count`: [`SLAB_SLOTS`] or
+    /// `count` if more, or what is left of the arena if less. The new slots extend the
+    /// slab when they follow it; otherwise its unused slots are abandoned.
+    fn refill(&self, slab: &mut Slab, count: usize) -> Option<()> {
         let mut len = self.len.0.load(Relaxed);
         loop {
-            if len + count > self.capacity() {
+            let start = if len == slab.end { slab.next } else { len };
+            let needed = count - (len - start);
+            let room = self.capacity() - len;
+            if room < needed {
                 self.full.0.store(true, Relaxed);
                 return None;
             }
+            let take = needed.max(SLAB_SLOTS).min(room);
             match self
                 .len
                 .0
-                .compare_exchange_weak(len, len + count, Relaxed, Relaxed)
+                .compare_exchange_weak(len, len + take, Relaxed, Relaxed)
             {
-                Ok(_) => return Some(len as NodeId),
+                Ok(_) => {
+                    slab.next = start;
+                    slab.end = len + take;
+                    return Some(());
+                }
                 Err(seen) => len = seen,
             }
         }
@@ -499,6 +561,7 @@ impl<M: PackedMove> Tree<M> {
     /// fewer than its children together.
     pub fn grow(
         &self,
+        slab: &mut Slab,
         node: NodeId,
         moves: &[M],
         key: impl Fn(M) -> usize,
@@ -506,7 +569,7 @@ impl<M: PackedMove> Tree<M> {
     ) -> Option<NodeId> {
         let old = self.nodes[node as usize].children();
         debug_assert!(old.len() <= moves.len());
-        let first = self.reserve(moves.len())?;
+        let first = self.reserve(slab, moves.len())?;
         for (i, o) in old.clone().enumerate() {
             let slot = first as usize + i;
             debug_assert!(self.nodes[o].mv::<M>() == moves[i]);
@@ -523,11 +586,12 @@ impl<M: PackedMove> Tree<M> {
     /// they do not fit. [`Tree::publish`] then makes them some node's children.
     pub fn add_children(
         &self,
+        slab: &mut Slab,
         moves: &[M],
         key: impl Fn(M) -> usize,
         priors: &[f32],
     ) -> Option<NodeId> {
-        let first = self.reserve(moves.len())?;
+        let first = self.reserve(slab, moves.len())?;
         self.write_children(first, 0, moves, key, priors);
         Some(first)
     }
@@ -659,6 +723,7 @@ impl<M: PackedMove> Tree<M> {
         self.spare = Some((old_nodes, old_amaf));
         *self.len.0.get_mut() = queue.len();
         *self.full.0.get_mut() = false;
+        self.generation += 1;
     }
 }
 
@@ -671,8 +736,8 @@ mod tests {
     }
 
     /// Gives `parent` children for `moves`; false when they do not fit.
-    fn expand(t: &Tree<u16>, parent: NodeId, moves: &[u16], priors: &[f32]) -> bool {
-        match t.add_children(moves, key, priors) {
+    fn expand(t: &Tree<u16>, s: &mut Slab, parent: NodeId, moves: &[u16], priors: &[f32]) -> bool {
+        match t.add_children(s, moves, key, priors) {
             Some(first) => {
                 t.publish(parent, first, moves.len(), moves.len());
                 true
@@ -684,16 +749,17 @@ mod tests {
     #[test]
     fn reroot_keeps_the_subtree_and_its_statistics() {
         let mut t: Tree<u16> = Tree::new(100);
+        let mut s = Slab::default();
         assert!(t.claim(0) && !t.claim(0), "one expansion a node");
-        assert!(expand(&t, 0, &[1, 2, 3], &[]));
+        assert!(expand(&t, &mut s, 0, &[1, 2, 3], &[]));
         let two = t.child(0, 2).unwrap();
         t.at(two).visits.store(7, Relaxed);
-        assert!(expand(&t, two, &[5, 6], &[0.25, 0.75]));
+        assert!(expand(&t, &mut s, two, &[5, 6], &[0.25, 0.75]));
         let six = t.child(two, 6).unwrap();
         t.at(six).visits.store(3, Relaxed);
         t.at(six).set_proven(1);
         t.amaf[six as usize].add(11.0, 4.0);
-        assert!(expand(&t, six, &[9], &[]));
+        assert!(expand(&t, &mut s, six, &[9], &[]));
         assert!(t.reroot(&[2], 0));
         assert_eq!(t.len(), 4);
         assert_eq!(t.root().visits, 7);
@@ -747,20 +813,25 @@ mod tests {
     #[test]
     fn a_full_arena_is_flagged_and_pruning_makes_room() {
         let mut t: Tree<u16> = Tree::new(10);
+        let mut s = Slab::default();
         assert!(t.claim(0));
-        assert!(expand(&t, 0, &[1, 2, 3], &[]));
+        assert!(expand(&t, &mut s, 0, &[1, 2, 3], &[]));
         let (two, three) = (t.child(0, 2).unwrap(), t.child(0, 3).unwrap());
         t.at(two).visits.store(20, Relaxed);
         t.at(three).visits.store(3, Relaxed);
         t.at(three).add_value(2.0);
-        assert!(t.claim(two) && expand(&t, two, &[5, 6], &[]));
-        assert!(t.claim(three) && expand(&t, three, &[7, 8], &[]));
-        assert_eq!(t.len(), 8);
+        assert!(t.claim(two) && expand(&t, &mut s, two, &[5, 6], &[]));
+        assert!(t.claim(three) && expand(&t, &mut s, three, &[7, 8], &[]));
+        assert_eq!(
+            (s.next, t.len()),
+            (8, 10),
+            "8 slots used, the slab took all 10"
+        );
         assert!(!t.is_full());
         let six = t.child(two, 6).unwrap();
         assert!(t.claim(six));
         assert!(
-            !expand(&t, six, &[7, 8, 9], &[]),
+            !expand(&t, &mut s, six, &[7, 8, 9], &[]),
             "three more do not fit in 10"
         );
         assert!(t.is_full());
@@ -775,16 +846,17 @@ mod tests {
         assert_eq!(t.get(two).visits, 20);
         assert!(t.child(two, 5).is_some() && t.child(two, 6).is_some());
         assert!(
-            expand(&t, three, &[7, 8, 9], &[]),
+            expand(&t, &mut s, three, &[7, 8, 9], &[]),
             "the freed slots take new children"
         );
-        assert_eq!(t.len(), 9);
+        assert_eq!(s.next, 9, "a new slab after the pruned tree's 6 nodes");
     }
 
     /// A random tree of about `size` nodes, the same for the same seed: each node's
     /// visits drawn up to twice its parent's, so that some nodes have more than their parent.
     fn random_tree(size: usize, seed: u64) -> Tree<u16> {
         let t: Tree<u16> = Tree::new(size + 8);
+        let mut s = Slab::default();
         let mut rng = crate::mcts::FastRng::new(seed);
         t.at(0).visits.store(1 << 20, Relaxed);
         // Leaves not yet expanded, one drawn at random each time.
@@ -792,7 +864,7 @@ mod tests {
         while !open.is_empty() {
             let parent = open.swap_remove(rng.below(open.len()));
             let moves: Vec<u16> = (0..1 + rng.below(6) as u16).collect();
-            if !t.claim(parent) || !expand(&t, parent, &moves, &[]) {
+            if !t.claim(parent) || !expand(&t, &mut s, parent, &moves, &[]) {
                 break;
             }
             let most = (t.get(parent).visits.max(1) as usize * 2).min(u32::MAX as usize);
@@ -837,23 +909,24 @@ mod tests {
     #[test]
     fn reroot_drops_the_children_of_nodes_below_the_threshold() {
         let mut t: Tree<u16> = Tree::new(100);
+        let mut s = Slab::default();
         assert!(t.claim(0));
-        assert!(expand(&t, 0, &[1, 2], &[]));
+        assert!(expand(&t, &mut s, 0, &[1, 2], &[]));
         let two = t.child(0, 2).unwrap();
         t.at(two).visits.store(3, Relaxed);
         assert!(t.claim(two));
-        assert!(expand(&t, two, &[5, 6], &[]));
+        assert!(expand(&t, &mut s, two, &[5, 6], &[]));
         let (five, six) = (t.child(two, 5).unwrap(), t.child(two, 6).unwrap());
         t.at(five).visits.store(2, Relaxed);
         t.at(five).add_value(1.5);
         t.at(five).set_proven(0);
         t.amaf[five as usize].add(4.0, 3.0);
         assert!(t.claim(five));
-        assert!(expand(&t, five, &[7, 8], &[]));
+        assert!(expand(&t, &mut s, five, &[7, 8], &[]));
         t.at(six).visits.store(1, Relaxed);
         assert!(t.claim(six));
-        assert!(expand(&t, six, &[9], &[]));
-        assert_eq!(t.len(), 8);
+        assert!(expand(&t, &mut s, six, &[9], &[]));
+        assert_eq!(s.next, 8);
         assert!(t.reroot(&[2], 2));
         assert_eq!(t.len(), 5, "the root, its two children and five's two");
         assert_eq!(t.root().visits, 3);
@@ -873,19 +946,20 @@ mod tests {
         let mut t: Tree<u16> = Tree::new(100);
         assert!(t.claim(0));
         // Two children written of four moves.
-        let first = t.add_children(&[1, 2], key, &[0.9, 0.8]).unwrap();
+        let slab = &mut Slab::default();
+        let first = t.add_children(slab, &[1, 2], key, &[0.9, 0.8]).unwrap();
         t.publish(0, first, 2, 4);
         assert_eq!((t.root().child_count, t.root().unwritten), (2, 2));
         let two = t.child(0, 2).unwrap();
         t.at(two).visits.store(5, Relaxed);
         t.amaf[two as usize].add(3.0, 1.0);
-        let first = t.add_children(&[7], key, &[]).unwrap();
+        let first = t.add_children(slab, &[7], key, &[]).unwrap();
         t.publish(two, first, 1, 3);
         assert!(
             t.claim_growth(0) && !t.claim_growth(0),
             "one growth at a time"
         );
-        let first = t.grow(0, &[1, 2, 3], key, &[0.9, 0.8, 0.7]).unwrap();
+        let first = t.grow(slab, 0, &[1, 2, 3], key, &[0.9, 0.8, 0.7]).unwrap();
         t.publish(0, first, 3, 4);
         t.end_growth(0);
         assert!(t.claim_growth(0), "free again");
@@ -908,8 +982,9 @@ mod tests {
     #[test]
     fn expansion_stops_at_capacity() {
         let t: Tree<u16> = Tree::new(3);
-        assert!(!expand(&t, 0, &[1, 2, 3], &[]));
-        assert!(expand(&t, 0, &[1, 2], &[]));
+        let mut s = Slab::default();
+        assert!(!expand(&t, &mut s, 0, &[1, 2, 3], &[]));
+        assert!(expand(&t, &mut s, 0, &[1, 2], &[]));
         assert_eq!(t.len(), 3);
     }
 
@@ -932,13 +1007,71 @@ mod tests {
                         t.at(0).add_value(0.5);
                     }
                     if t.claim(0) {
-                        assert!(expand(&t, 0, &[1, 2, 3], &[]));
+                        assert!(expand(&t, &mut Slab::default(), 0, &[1, 2, 3], &[]));
                     }
                 });
             }
         });
         assert_eq!(t.root().visits, 4000);
         assert_eq!(t.root().value, 2000.0);
-        assert_eq!(t.len(), 4, "the root was expanded once");
+        assert_eq!(
+            t.len(),
+            1 + SLAB_SLOTS,
+            "the root was expanded once, from one slab"
+        );
+        assert_eq!(t.root().child_count, 3);
+    }
+
+    #[test]
+    fn a_slab_hands_out_consecutive_blocks_and_takes_the_shared_count_once() {
+        let t: Tree<u16> = Tree::new(100_000);
+        let (mut a, mut b) = (Slab::default(), Slab::default());
+        let a1 = t.add_children(&mut a, &[1, 2, 3], key, &[]).unwrap();
+        let b1 = t.add_children(&mut b, &[4, 5], key, &[]).unwrap();
+        let a2 = t.add_children(&mut a, &[6], key, &[]).unwrap();
+        assert_eq!((a1, a2), (1, 4), "a's blocks follow each other");
+        assert_eq!(b1 as usize, 1 + SLAB_SLOTS, "b's slab starts after a's");
+        assert_eq!(t.len(), 1 + 2 * SLAB_SLOTS, "one compare-and-swap a slab");
+        // A block bigger than what is left of a's slab: b's slab follows a's, so a takes a
+        // new one after b's and abandons the rest of its own.
+        let whole = vec![9u16; SLAB_SLOTS];
+        let a3 = t.add_children(&mut a, &whole, key, &[]).unwrap();
+        assert_eq!(a3 as usize, 1 + 2 * SLAB_SLOTS);
+        let b2 = t.add_children(&mut b, &whole[1..], key, &[]).unwrap();
+        assert_eq!(b2 as usize, 1 + 3 * SLAB_SLOTS, "b's too, after a's");
+        // b's slab (one slot left) is now the last one taken: it is extended, so the next
+        // block starts at its first unused slot.
+        let b3 = t.add_children(&mut b, &[1; 10], key, &[]).unwrap();
+        assert_eq!(b3 as usize, b2 as usize + SLAB_SLOTS - 1);
+        assert_eq!(t.len(), 1 + 5 * SLAB_SLOTS, "extended by a slab");
+    }
+
+    #[test]
+    fn a_slab_taken_before_a_clear_or_a_pruning_is_not_used_after_it() {
+        let mut t: Tree<u16> = Tree::new(100_000);
+        let mut slab = Slab::default();
+        assert!(t.claim(0));
+        let first = t.add_children(&mut slab, &[1, 2], key, &[]).unwrap();
+        t.publish(0, first, 2, 2);
+        assert_eq!(t.prune(0), 3, "the root and its two children");
+        // The slab's next slots (3 on) are now past the pruned tree's nodes, but the shared
+        // count says where the free slots start; the old slab must not be trusted.
+        let after_prune = t.add_children(&mut slab, &[3], key, &[]).unwrap();
+        assert_eq!(after_prune, 3);
+        t.clear();
+        let after_clear = t.add_children(&mut slab, &[4], key, &[]).unwrap();
+        assert_eq!(after_clear, 1, "slot 1 is free again, not the slab's next");
+    }
+
+    #[test]
+    fn the_last_slab_takes_what_is_left_and_then_the_tree_is_full() {
+        let t: Tree<u16> = Tree::new(10);
+        let mut slab = Slab::default();
+        assert_eq!(t.add_children(&mut slab, &[1, 2, 3], key, &[]), Some(1));
+        assert_eq!(t.len(), 10, "the whole arena, less than a slab");
+        assert!(!t.is_full());
+        assert_eq!(t.add_children(&mut slab, &[4; 6], key, &[]), Some(4));
+        assert_eq!(t.add_children(&mut Slab::default(), &[5], key, &[]), None);
+        assert!(t.is_full());
     }
 }
