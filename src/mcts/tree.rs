@@ -555,10 +555,10 @@ impl<M: PackedMove> Tree<M> {
     /// block stays in the arena, unused); `None` when it does not fit.
     ///
     /// Contract: the caller claimed the growth; `moves` starts with the node's children's
-    /// moves in their order. With several threads, a playout that updates an old child while
-    /// it is copied may be lost, as the AMAF updates may (see the module's notes); the
-    /// subtree below the child still counts it, so there a child may show a few playouts
-    /// fewer than its children together.
+    /// moves in their order; `slab` is the calling thread's ([`Slab`]). With several
+    /// threads, a playout that updates an old child while it is copied may be lost, as the
+    /// AMAF updates may (see the module's notes); the subtree below the child still counts
+    /// it, so there a child may show a few playouts fewer than its children together.
     pub fn grow(
         &self,
         slab: &mut Slab,
@@ -582,8 +582,9 @@ impl<M: PackedMove> Tree<M> {
     }
 
     /// Writes one unpublished child for each move, with its AMAF key and prior (0.5 where
-    /// `priors` is short), into slots reserved for them, and returns the first; `None` when
-    /// they do not fit. [`Tree::publish`] then makes them some node's children.
+    /// `priors` is short), into slots taken from `slab`, the calling thread's ([`Slab`]), and
+    /// returns the first; `None` when they do not fit. [`Tree::publish`] then makes them
+    /// some node's children.
     pub fn add_children(
         &self,
         slab: &mut Slab,
