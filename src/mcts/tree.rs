@@ -1054,11 +1054,18 @@ mod tests {
         assert!(t.claim(0));
         let first = t.add_children(&mut slab, &[1, 2], key, &[]).unwrap();
         t.publish(0, first, 2, 2);
-        assert_eq!(t.prune(0), 3, "the root and its two children");
-        // The slab's next slots (3 on) are now past the pruned tree's nodes, but the shared
-        // count says where the free slots start; the old slab must not be trusted.
+        let one = t.child(0, 1).unwrap();
+        let first = t.add_children(&mut slab, &[5, 6], key, &[]).unwrap();
+        t.publish(one, first, 2, 2);
+        assert_eq!(slab.next, 5);
+        // Node one has no visits: the pruning drops its children, so the tree's free slots
+        // start at 3, before the slab's next slot.
+        assert_eq!(t.prune(10), 3, "the root and its two children");
         let after_prune = t.add_children(&mut slab, &[3], key, &[]).unwrap();
-        assert_eq!(after_prune, 3);
+        assert_eq!(
+            after_prune, 3,
+            "the pruned tree's first free slot, not the slab's next"
+        );
         t.clear();
         let after_clear = t.add_children(&mut slab, &[4], key, &[]).unwrap();
         assert_eq!(after_clear, 1, "slot 1 is free again, not the slab's next");
