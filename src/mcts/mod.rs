@@ -519,6 +519,14 @@ impl<M: PackedMove> Mcts<M> {
         self.config.expand_moves = expand_moves;
     }
 
+    /// Sets [`MctsConfig::prior_visits`] and [`MctsConfig::prior_rave_visits`] for the
+    /// searches to come (the player sets them by the number of players). Contract: called
+    /// between searches, as the priors already in the tree are weighed by it too.
+    pub fn set_prior_visits(&mut self, prior_visits: f32, prior_rave_visits: f32) {
+        self.config.prior_visits = prior_visits;
+        self.config.prior_rave_visits = prior_rave_visits;
+    }
+
     /// The winner the root is proven for, if it is.
     pub fn root_proven(&self) -> Option<usize> {
         let proven = self.tree.root().proven;

@@ -84,6 +84,45 @@ pub struct MctsOptions {
     /// slower expansion won on side 10 and lost on side 7, README "Expansion on the big
     /// boards").
     pub expand_min_cells: usize,
+    /// The numbers of players whose games count the priors (`search.prior_visits` and
+    /// `search.prior_rave_visits`), bit `n` for `n` players; in the others a search starts
+    /// its children equal and computes no priors. The default leaves out 3 players: there
+    /// the priors' virtual playouts, about a fair share's double for an average move, made
+    /// the default as black lose the games its white neighbour won (README, "The priors
+    /// with three players").
+    pub prior_players: u8,
+}
+
+/// Every number of players, as [`MctsOptions::prior_players`] bits.
+const ALL_PLAYERS: u8 = u8::MAX;
+
+/// The (`prior_visits`, `prior_rave_visits`) of a search with `players` players: the
+/// options' own, or none where [`MctsOptions::prior_players`] leaves the count out.
+fn prior_visits_for(options: &MctsOptions, players: usize) -> (f32, f32) {
+    if players < 8 && options.prior_players & (1 << players) != 0 {
+        (
+            options.search.prior_visits,
+            options.search.prior_rave_visits,
+        )
+    } else {
+        (0.0, 0.0)
+    }
+}
+
+/// Parses a `prior_players` value: player counts joined by `+` ("2+4"; a comma would end the
+/// `--set` item), or "none".
+fn parse_player_counts(value: &str) -> Result<u8, String> {
+    if value == "none" {
+        return Ok(0);
+    }
+    value
+        .split('+')
+        .try_fold(0u8, |bits, count| match count.trim().parse::<usize>() {
+            Ok(n) if (1..=MAX_PLAYERS).contains(&n) => Ok(bits | 1 << n),
+            _ => Err(format!(
+                "prior_players: '{count}' is not a number of players from 1 to {MAX_PLAYERS}"
+            )),
+        })
 }
 
 /// The [`MctsConfig::expand_moves`] of a search on a board of `cells` cells.
@@ -108,6 +147,7 @@ impl MctsOptions {
             exact_plies: 0,
             play_on: false,
             expand_min_cells: 0,
+            prior_players: ALL_PLAYERS,
         }
     }
 
@@ -126,7 +166,8 @@ impl MctsOptions {
     /// rounded, before it is expanded (side 10: 4 at the start), which won head to head on
     /// side 10 at equal time and lost on side 7. The priors come from the pattern
     /// table of the game's number of players (the 2-player table cost the default its fair
-    /// share with 4 players; the 4-player table won it back and more at equal playouts).
+    /// share with 4 players; the 4-player table won it back and more at equal playouts),
+    /// and count with 2 and 4 players only ([`MctsOptions::prior_players`]).
     /// Several threads search one tree (tree parallelism, with the busiest nodes' RAVE
     /// backups deferred): at 1 s a turn on side 5 it scored better against `mcts-plain`
     /// than a tree a thread did (README, "Threads").
@@ -135,6 +176,7 @@ impl MctsOptions {
             play_on: true,
             tree_parallel: true,
             expand_min_cells: EXPAND_MIN_CELLS,
+            prior_players: ALL_PLAYERS & !(1 << 3),
             search: MctsConfig {
                 ancestor_amaf: 100.0,
                 ancestor_flip: true,
@@ -211,6 +253,7 @@ impl MctsOptions {
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "play_on" => self.play_on = flag()?,
             "expand_min_cells" => self.expand_min_cells = number()?.max(0.0) as usize,
+            "prior_players" => self.prior_players = parse_player_counts(value)?,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
             "pattern_prior_other" => p.pattern_prior_other = number()?.max(0.0),
@@ -421,8 +464,8 @@ impl MctsPlayer {
         }
     }
 
-    /// Buffers and the expansion rule for the game's board, and the tree moved to the game's
-    /// position.
+    /// Buffers, the expansion rule and the priors' weight for the game's board and number
+    /// of players, and the tree moved to the game's position.
     fn prepare(&mut self, game: &Game) {
         if !self.scratch.fits(game) {
             self.scratch = Scratch::new(game);
@@ -431,8 +474,11 @@ impl MctsPlayer {
             }
             self.new_game();
             let expand_moves = expand_moves_on(&self.options, game.board().cell_count());
-            self.trees_mut()
-                .for_each(|mcts| mcts.set_expand_moves(expand_moves));
+            let (prior_visits, prior_rave_visits) = prior_visits_for(&self.options, game.players());
+            self.trees_mut().for_each(|mcts| {
+                mcts.set_expand_moves(expand_moves);
+                mcts.set_prior_visits(prior_visits, prior_rave_visits);
+            });
         }
         self.move_root(game);
     }
@@ -769,15 +815,20 @@ mod tests {
         assert_eq!(expand_moves_on(&everywhere, cells(5)), 64);
     }
 
-    /// The player gives every thread's tree the rule of the board it is set up for, again
-    /// when the board changes.
-    #[test]
-    fn the_player_sets_the_rule_by_the_board() {
+    /// The default player with two threads, a tree each (so that each tree's settings show).
+    fn default_with_two_trees() -> MctsPlayer {
         let mut options = MctsOptions::strong();
         options.set("threads", "2").unwrap();
         options.set("parallel", "root").unwrap();
         options.tree_mb = 16;
-        let mut player = MctsPlayer::new(options, 1, Stop::new());
+        MctsPlayer::new(options, 1, Stop::new())
+    }
+
+    /// The player gives every thread's tree the rule of the board it is set up for, again
+    /// when the board changes.
+    #[test]
+    fn the_player_sets_the_rule_by_the_board() {
+        let mut player = default_with_two_trees();
         for (side, expected) in [(10, 64), (5, 0), (8, 64), (7, 0)] {
             player.prepare(&Game::new(side, 2).unwrap());
             let rules: Vec<u32> = player
@@ -785,6 +836,35 @@ mod tests {
                 .map(|mcts| mcts.config().expand_moves)
                 .collect();
             assert_eq!(rules, [expected, expected], "side {side}");
+        }
+    }
+
+    /// The default counts the priors with 2 and 4 players and not with 3, in every thread's
+    /// tree, again when the number of players changes; `prior_players` sets the counts.
+    #[test]
+    fn the_player_counts_the_priors_by_the_number_of_players() {
+        let rave = MctsOptions::strong().search.prior_rave_visits;
+        assert!(rave > 0.0);
+        let mut player = default_with_two_trees();
+        for (players, expected) in [(2, rave), (3, 0.0), (4, rave), (3, 0.0), (2, rave)] {
+            player.prepare(&Game::new(5, players).unwrap());
+            let weights: Vec<f32> = player
+                .trees_mut()
+                .map(|mcts| mcts.config().prior_rave_visits)
+                .collect();
+            assert_eq!(weights, [expected, expected], "{players} players");
+        }
+        let mut options = MctsOptions::strong();
+        options.set("prior_players", "3+4").unwrap();
+        assert_eq!(prior_visits_for(&options, 4).1, rave);
+        assert_eq!(prior_visits_for(&options, 3).1, rave);
+        assert_eq!(prior_visits_for(&options, 2), (0.0, 0.0));
+        options.set("prior_players", "none").unwrap();
+        assert!((1..=MAX_PLAYERS).all(|k| prior_visits_for(&options, k) == (0.0, 0.0)));
+        for bad in ["", "0", "5", "2+x", "2,4", "two"] {
+            let before = options;
+            assert!(options.set("prior_players", bad).is_err(), "'{bad}'");
+            assert_eq!(options, before, "'{bad}' changes nothing");
         }
     }
 }
