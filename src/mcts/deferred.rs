@@ -212,12 +212,7 @@ impl Deferred {
         children: &Range<usize>,
     ) -> usize {
         let found = self.find(node);
-        if let Some(i) = found {
-            // `SLOTS` fits in a u8, so the position plus one does too.
-            self.index[index_key(node)] = (i + 1) as u8;
-        }
         let i = match found {
-            Some(i) if self.pending[i].children == *children => return i,
             Some(i) => i,
             None if self.pending.len() < SLOTS => {
                 self.pending.push(Pending {
@@ -236,7 +231,11 @@ impl Deferred {
                 i
             }
         };
+        // `SLOTS` fits in a u8, so the position plus one does too.
         self.index[index_key(node)] = (i + 1) as u8;
+        if found.is_some() && self.pending[i].children == *children {
+            return i;
+        }
         let p = &mut self.pending[i];
         p.write(tree);
         p.node = node;

@@ -89,7 +89,8 @@ pub struct MctsOptions {
     /// its children equal and computes no priors. The default leaves out 3 players: there
     /// the priors' virtual playouts, about a fair share's double for an average move, made
     /// the default as black lose the games its white neighbour won (README, "The priors
-    /// with three players").
+    /// with three players"). Not `playout.pattern_prior_players`, which only swaps the
+    /// learnt table for equal priors of 0.5, still counted: those did the same harm.
     pub prior_players: u8,
 }
 
