@@ -31,7 +31,8 @@ tree search (mcts, mcts-plain):
   --playouts N        stop at N playouts a thread, ignoring the clock: reproducible
                       with --seed (with mcts's one shared tree only with one thread;
                       --set parallel=root: with any)
-  --tree-mb MB        memory for the search tree in MiB (default: 512)
+  --tree-mb MB        memory for the search tree in MiB (default: 512; mcts with
+                      3 or 4 players: 2048)
   --set NAME=VALUE    set search parameters, for experiments (comma-separated list;
                       see src/player/mcts.rs)
 
@@ -165,7 +166,11 @@ fn apply(options: &mut PlayerOptions, flag: &str, value: String) -> Result<(), S
             options.mcts.threads = number(&value)?.clamp(1, 256) as usize;
             options.alphabeta.threads = options.mcts.threads;
         }
-        "--tree-mb" => options.mcts.tree_mb = number(&value)?.clamp(1, 1 << 20) as usize,
+        "--tree-mb" => {
+            let mb = number(&value)?.clamp(1, 1 << 20) as usize;
+            options.mcts.tree_mb = mb;
+            options.mcts.tree_mb_multi = mb;
+        }
         "--set" => {
             for item in value.split(',') {
                 let (name, v) = item

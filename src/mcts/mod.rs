@@ -519,6 +519,17 @@ impl<M: PackedMove> Mcts<M> {
         self.config.expand_moves = expand_moves;
     }
 
+    /// Gives the tree room for `max_nodes` nodes ([`MctsConfig::max_nodes`]; the player
+    /// sizes it by the number of players). Contract: when the room changes, the tree is
+    /// forgotten (a new, empty arena, whose memory is taken only as it is used); called
+    /// between searches.
+    pub fn set_max_nodes(&mut self, max_nodes: usize) {
+        if max_nodes != self.config.max_nodes {
+            self.config.max_nodes = max_nodes;
+            self.tree = Tree::new(max_nodes);
+        }
+    }
+
     /// Sets [`MctsConfig::prior_visits`] and [`MctsConfig::prior_rave_visits`] for the
     /// searches to come (the player sets them by the number of players). Contract: called
     /// between searches, as the priors already in the tree are weighed by it too.

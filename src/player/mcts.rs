@@ -62,8 +62,16 @@ const STOP_POLL: Duration = Duration::from_millis(5);
 pub struct MctsOptions {
     /// Stop after this many playouts, ignoring the clock: reproducible with `--seed`.
     pub playouts: Option<u64>,
-    /// Memory for the search trees of all threads together, in MiB.
+    /// Memory for the search trees of all threads together, in MiB, in games of 2 players.
     pub tree_mb: usize,
+    /// The same in games of 3 or more players. A turn of 3 or 4 stones is 3 or 4 plies of
+    /// the tree, so a search of the same time writes more nodes: at 1 s a turn the
+    /// default's two threads wrote 6 to 9 of the 12 million nodes of 512 MiB with 3
+    /// players on side 5 and 7 to 10 million with 4 on side 6, and past half of the arena
+    /// a leaf waits for more visits (`mcts::expand_threshold`). With 2048 MiB the default
+    /// won more games there (README, "The tree's memory with three and four players").
+    /// `--tree-mb` sets both.
+    pub tree_mb_multi: usize,
     /// Threads searching (see `helpers.rs`); at least 1.
     pub threads: usize,
     /// The threads search one tree (tree parallelism with virtual loss) instead of a tree
@@ -126,6 +134,23 @@ fn parse_player_counts(value: &str) -> Result<u8, String> {
         })
 }
 
+/// The nodes of each tree (each thread's with root parallelism, the one shared tree's with
+/// tree parallelism) in games of `players` players: [`MctsOptions::tree_mb`] or
+/// [`MctsOptions::tree_mb_multi`], shared among the trees.
+fn max_nodes_for(options: &MctsOptions, players: usize) -> usize {
+    let trees = if options.tree_parallel {
+        1
+    } else {
+        options.threads.max(1)
+    };
+    let mb = if players <= 2 {
+        options.tree_mb
+    } else {
+        options.tree_mb_multi
+    };
+    (mb << 20) / NODE_BYTES / trees
+}
+
 /// The [`MctsConfig::expand_moves`] of a search on a board of `cells` cells.
 fn expand_moves_on(options: &MctsOptions, cells: usize) -> u32 {
     if cells >= options.expand_min_cells {
@@ -141,6 +166,7 @@ impl MctsOptions {
         MctsOptions {
             playouts: None,
             tree_mb: 512,
+            tree_mb_multi: 512,
             threads: 1,
             tree_parallel: false,
             search: MctsConfig::default(),
@@ -168,7 +194,8 @@ impl MctsOptions {
     /// side 10 at equal time and lost on side 7. The priors come from the pattern
     /// table of the game's number of players (the 2-player table cost the default its fair
     /// share with 4 players; the 4-player table won it back and more at equal playouts),
-    /// and count with 2 and 4 players only ([`MctsOptions::prior_players`]).
+    /// and count with 2 and 4 players only ([`MctsOptions::prior_players`]). With 3 and 4
+    /// players the trees get 2048 MiB instead of 512 ([`MctsOptions::tree_mb_multi`]).
     /// Several threads search one tree (tree parallelism, with the busiest nodes' RAVE
     /// backups deferred): at 1 s a turn on side 5 it scored better against `mcts-plain`
     /// than a tree a thread did (README, "Threads").
@@ -178,6 +205,7 @@ impl MctsOptions {
             tree_parallel: true,
             expand_min_cells: EXPAND_MIN_CELLS,
             prior_players: ALL_PLAYERS & !(1 << 3),
+            tree_mb_multi: 2048,
             search: MctsConfig {
                 ancestor_amaf: 100.0,
                 ancestor_flip: true,
@@ -312,12 +340,7 @@ impl MctsPlayer {
     /// `stop` ends searches early when raised (see [`crate::stop`]).
     pub fn new(mut options: MctsOptions, seed: u64, stop: Stop) -> MctsPlayer {
         options.threads = options.threads.max(1);
-        let trees = if options.tree_parallel {
-            1
-        } else {
-            options.threads
-        };
-        options.search.max_nodes = (options.tree_mb << 20) / NODE_BYTES / trees;
+        options.search.max_nodes = max_nodes_for(&options, 2);
         let mut mcts = Mcts::new(options.search, seed);
         mcts.set_stop(stop.clone());
         let helpers_stop = Stop::new();
@@ -465,8 +488,8 @@ impl MctsPlayer {
         }
     }
 
-    /// Buffers, the expansion rule and the priors' weight for the game's board and number
-    /// of players, and the tree moved to the game's position.
+    /// Buffers, the expansion rule, the priors' weight and the trees' memory for the game's
+    /// board and number of players, and the tree moved to the game's position.
     fn prepare(&mut self, game: &Game) {
         if !self.scratch.fits(game) {
             self.scratch = Scratch::new(game);
@@ -476,9 +499,20 @@ impl MctsPlayer {
             self.new_game();
             let expand_moves = expand_moves_on(&self.options, game.board().cell_count());
             let (prior_visits, prior_rave_visits) = prior_visits_for(&self.options, game.players());
-            self.trees_mut().for_each(|mcts| {
+            let max_nodes = max_nodes_for(&self.options, game.players());
+            // With tree parallelism the helpers search the first thread's tree and keep an
+            // empty one of their own.
+            let own_trees = if self.options.tree_parallel {
+                1
+            } else {
+                usize::MAX
+            };
+            self.trees_mut().enumerate().for_each(|(i, mcts)| {
                 mcts.set_expand_moves(expand_moves);
                 mcts.set_prior_visits(prior_visits, prior_rave_visits);
+                if i < own_trees {
+                    mcts.set_max_nodes(max_nodes);
+                }
             });
         }
         self.move_root(game);
@@ -822,7 +856,42 @@ mod tests {
         options.set("threads", "2").unwrap();
         options.set("parallel", "root").unwrap();
         options.tree_mb = 16;
+        options.tree_mb_multi = 64;
         MctsPlayer::new(options, 1, Stop::new())
+    }
+
+    /// The player gives its trees the memory of the game's number of players, shared among
+    /// the threads' trees (root parallelism) or all in the one shared tree (tree
+    /// parallelism, whose helpers keep their empty trees), again when the count changes;
+    /// `mcts-plain` keeps 512 MiB with any count.
+    #[test]
+    fn the_player_sizes_the_trees_by_the_number_of_players() {
+        let nodes = |mb: usize| (mb << 20) / NODE_BYTES;
+        let mut player = default_with_two_trees();
+        for (players, mb) in [(3, 64), (2, 16), (4, 64), (2, 16)] {
+            player.prepare(&Game::new(5, players).unwrap());
+            let capacities: Vec<usize> = player
+                .trees_mut()
+                .map(|mcts| mcts.tree().capacity())
+                .collect();
+            assert_eq!(capacities, [nodes(mb) / 2; 2], "{players} players");
+        }
+        let mut options = MctsOptions::strong();
+        options.threads = 2;
+        options.tree_mb = 8;
+        options.tree_mb_multi = 24;
+        let mut shared = MctsPlayer::new(options, 1, Stop::new());
+        for (players, mb) in [(3, 24), (2, 8)] {
+            shared.prepare(&Game::new(4, players).unwrap());
+            let capacities: Vec<usize> = shared
+                .trees_mut()
+                .map(|mcts| mcts.tree().capacity())
+                .collect();
+            assert_eq!(capacities, [nodes(mb), 2], "{players} players");
+        }
+        let (strong, plain) = (MctsOptions::strong(), MctsOptions::plain());
+        assert_eq!((strong.tree_mb, strong.tree_mb_multi), (512, 2048));
+        assert_eq!((plain.tree_mb, plain.tree_mb_multi), (512, 512));
     }
 
     /// The player gives every thread's tree the rule of the board it is set up for, again
