@@ -135,21 +135,23 @@ fn parse_player_counts(value: &str) -> Result<u8, String> {
         })
 }
 
-/// The nodes of each tree (each thread's with root parallelism, the one shared tree's with
-/// tree parallelism) in games of `players` players: [`MctsOptions::tree_mb`] or
-/// [`MctsOptions::tree_mb_multi`], shared among the trees.
-fn max_nodes_for(options: &MctsOptions, players: usize) -> usize {
-    let trees = if options.tree_parallel {
-        1
-    } else {
-        options.threads.max(1)
-    };
+/// The nodes of the first thread's tree and of each helper's in games of `players` players:
+/// [`MctsOptions::tree_mb`] or [`MctsOptions::tree_mb_multi`], shared among the threads'
+/// trees (root parallelism), or all in the first thread's tree, which the helpers search,
+/// keeping an empty one of their own (tree parallelism).
+fn tree_nodes(options: &MctsOptions, players: usize) -> (usize, usize) {
     let mb = if players <= 2 {
         options.tree_mb
     } else {
         options.tree_mb_multi
     };
-    (mb << 20) / NODE_BYTES / trees
+    let nodes = (mb << 20) / NODE_BYTES;
+    if options.tree_parallel {
+        (nodes, 2)
+    } else {
+        let each = nodes / options.threads.max(1);
+        (each, each)
+    }
 }
 
 /// The [`MctsConfig::expand_moves`] of a search on a board of `cells` cells.
@@ -341,16 +343,13 @@ impl MctsPlayer {
     /// `stop` ends searches early when raised (see [`crate::stop`]).
     pub fn new(mut options: MctsOptions, seed: u64, stop: Stop) -> MctsPlayer {
         options.threads = options.threads.max(1);
-        options.search.max_nodes = max_nodes_for(&options, 2);
+        let (nodes, helper_nodes) = tree_nodes(&options, 2);
+        options.search.max_nodes = nodes;
         let mut mcts = Mcts::new(options.search, seed);
         mcts.set_stop(stop.clone());
         let helpers_stop = Stop::new();
         let helper_config = MctsConfig {
-            max_nodes: if options.tree_parallel {
-                2
-            } else {
-                options.search.max_nodes
-            },
+            max_nodes: helper_nodes,
             ..options.search
         };
         let helpers = (1..options.threads as u64)
@@ -500,20 +499,11 @@ impl MctsPlayer {
             self.new_game();
             let expand_moves = expand_moves_on(&self.options, game.board().cell_count());
             let (prior_visits, prior_rave_visits) = prior_visits_for(&self.options, game.players());
-            let max_nodes = max_nodes_for(&self.options, game.players());
-            // With tree parallelism the helpers search the first thread's tree and keep an
-            // empty one of their own.
-            let own_trees = if self.options.tree_parallel {
-                1
-            } else {
-                usize::MAX
-            };
+            let (nodes, helper_nodes) = tree_nodes(&self.options, game.players());
             self.trees_mut().enumerate().for_each(|(i, mcts)| {
                 mcts.set_expand_moves(expand_moves);
                 mcts.set_prior_visits(prior_visits, prior_rave_visits);
-                if i < own_trees {
-                    mcts.set_max_nodes(max_nodes);
-                }
+                mcts.set_max_nodes(if i == 0 { nodes } else { helper_nodes });
             });
         }
         self.move_root(game);
@@ -861,6 +851,11 @@ mod tests {
         MctsPlayer::new(options, 1, Stop::new())
     }
 
+    /// What `read` sees in each thread's tree, the first thread's first.
+    fn per_tree<T>(player: &mut MctsPlayer, read: impl Fn(&Mcts<Cell>) -> T) -> Vec<T> {
+        player.trees_mut().map(|mcts| read(mcts)).collect()
+    }
+
     /// The player gives its trees the memory of the game's number of players, shared among
     /// the threads' trees (root parallelism) or all in the one shared tree (tree
     /// parallelism, whose helpers keep their empty trees), again when the count changes;
@@ -871,10 +866,7 @@ mod tests {
         let mut player = default_with_two_trees();
         for (players, mb) in [(3, 64), (2, 16), (4, 64), (2, 16)] {
             player.prepare(&Game::new(5, players).unwrap());
-            let capacities: Vec<usize> = player
-                .trees_mut()
-                .map(|mcts| mcts.tree().capacity())
-                .collect();
+            let capacities = per_tree(&mut player, |mcts| mcts.tree().capacity());
             assert_eq!(capacities, [nodes(mb) / 2; 2], "{players} players");
         }
         let mut options = MctsOptions::strong();
@@ -884,10 +876,7 @@ mod tests {
         let mut shared = MctsPlayer::new(options, 1, Stop::new());
         for (players, mb) in [(3, 24), (2, 8)] {
             shared.prepare(&Game::new(4, players).unwrap());
-            let capacities: Vec<usize> = shared
-                .trees_mut()
-                .map(|mcts| mcts.tree().capacity())
-                .collect();
+            let capacities = per_tree(&mut shared, |mcts| mcts.tree().capacity());
             assert_eq!(capacities, [nodes(mb), 2], "{players} players");
         }
         let (strong, plain) = (MctsOptions::strong(), MctsOptions::plain());
@@ -902,10 +891,7 @@ mod tests {
         let mut player = default_with_two_trees();
         for (side, expected) in [(10, 64), (5, 0), (8, 64), (7, 0)] {
             player.prepare(&Game::new(side, 2).unwrap());
-            let rules: Vec<u32> = player
-                .trees_mut()
-                .map(|mcts| mcts.config().expand_moves)
-                .collect();
+            let rules = per_tree(&mut player, |mcts| mcts.config().expand_moves);
             assert_eq!(rules, [expected, expected], "side {side}");
         }
     }
@@ -919,10 +905,7 @@ mod tests {
         let mut player = default_with_two_trees();
         for (players, expected) in [(2, rave), (3, 0.0), (4, rave), (3, 0.0), (2, rave)] {
             player.prepare(&Game::new(5, players).unwrap());
-            let weights: Vec<f32> = player
-                .trees_mut()
-                .map(|mcts| mcts.config().prior_rave_visits)
-                .collect();
+            let weights = per_tree(&mut player, |mcts| mcts.config().prior_rave_visits);
             assert_eq!(weights, [expected, expected], "{players} players");
         }
         let mut options = MctsOptions::strong();
