@@ -166,11 +166,9 @@ fn apply(options: &mut PlayerOptions, flag: &str, value: String) -> Result<(), S
             options.mcts.threads = number(&value)?.clamp(1, 256) as usize;
             options.alphabeta.threads = options.mcts.threads;
         }
-        "--tree-mb" => {
-            let mb = number(&value)?.clamp(1, 1 << 20) as usize;
-            options.mcts.tree_mb = mb;
-            options.mcts.tree_mb_multi = mb;
-        }
+        "--tree-mb" => options
+            .mcts
+            .set_tree_mb(number(&value)?.clamp(1, 1 << 20) as usize),
         "--set" => {
             for item in value.split(',') {
                 let (name, v) = item

@@ -182,8 +182,7 @@ fn engine(kind: PlayerKind, playouts: u64, seed: u64, threads: usize, tree: bool
     let mut config = EngineConfig::for_player(kind);
     config.options.seed = seed;
     config.options.mcts.playouts = Some(playouts);
-    config.options.mcts.tree_mb = 16;
-    config.options.mcts.tree_mb_multi = 16;
+    config.options.mcts.set_tree_mb(16);
     config.options.mcts.threads = threads;
     config.options.mcts.tree_parallel = tree;
     Engine::new(config)
@@ -796,8 +795,7 @@ fn a_proven_loss_is_played_on_without_proofs() {
         let winrate = |play_on: bool, game: &mut Game| {
             let mut options = MctsOptions::strong();
             options.playouts = Some(50_000);
-            options.tree_mb = 16;
-            options.tree_mb_multi = 16;
+            options.set_tree_mb(16);
             options.play_on = play_on;
             let mut player = MctsPlayer::new(options, seed, Stop::new());
             let limits = Limits {

@@ -228,6 +228,13 @@ impl MctsOptions {
         }
     }
 
+    /// Gives the trees `mb` MiB in games of any number of players (`--tree-mb`): both
+    /// [`MctsOptions::tree_mb`] and [`MctsOptions::tree_mb_multi`].
+    pub fn set_tree_mb(&mut self, mb: usize) {
+        self.tree_mb = mb;
+        self.tree_mb_multi = mb;
+    }
+
     /// Sets one parameter by name (`--set NAME=VALUE`, for experiments and tuning).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let number = || {
