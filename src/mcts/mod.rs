@@ -18,7 +18,7 @@ mod rng;
 mod tree;
 
 pub use rng::FastRng;
-pub use tree::{node_bytes, Amaf, AtomicNode, Node, NodeId, PackedMove, Slab, Tree, UNPROVEN};
+pub use tree::{nodes_in_mib, Amaf, AtomicNode, Node, NodeId, PackedMove, Slab, Tree, UNPROVEN};
 
 use crate::stop::Stop;
 use std::ops::Range;

@@ -340,8 +340,14 @@ pub struct Slab {
 }
 
 /// Bytes one node takes in both arenas.
-pub const fn node_bytes() -> usize {
+const fn node_bytes() -> usize {
     std::mem::size_of::<AtomicNode>() + std::mem::size_of::<Amaf>()
+}
+
+/// The nodes `mib` MiB of memory hold in both arenas: how every player turns its tree's
+/// memory (`--tree-mb` and the games' fixed sizes) into [`crate::mcts::MctsConfig::max_nodes`].
+pub const fn nodes_in_mib(mib: usize) -> usize {
+    (mib << 20) / node_bytes()
 }
 
 /// `len` values of an all-atomic type, zeroed by the allocator (lazily, page by page).

@@ -17,8 +17,6 @@ use crate::timeman::Limits;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-/// Bytes a tree node takes, to turn `--tree-mb` into a node count.
-const NODE_BYTES: usize = crate::mcts::node_bytes();
 /// Playouts of a continuation search, when the main search did not reach the end of the turn
 /// (it also stops at the move's maximum time, but never before `mcts::MIN_PLAYOUTS`).
 const CONTINUATION_PLAYOUTS: u64 = 256;
@@ -145,7 +143,7 @@ fn tree_nodes(options: &MctsOptions, players: usize) -> (usize, usize) {
     } else {
         options.tree_mb_multi
     };
-    let nodes = (mb << 20) / NODE_BYTES;
+    let nodes = crate::mcts::nodes_in_mib(mb);
     if options.tree_parallel {
         (nodes, 2)
     } else {
@@ -869,7 +867,7 @@ mod tests {
     /// `mcts-plain` keeps 512 MiB with any count.
     #[test]
     fn the_player_sizes_the_trees_by_the_number_of_players() {
-        let nodes = |mb: usize| (mb << 20) / NODE_BYTES;
+        let nodes = crate::mcts::nodes_in_mib;
         let mut player = default_with_two_trees();
         for (players, mb) in [(3, 64), (2, 16), (4, 64), (2, 16)] {
             player.prepare(&Game::new(5, players).unwrap());

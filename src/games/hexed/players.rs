@@ -287,7 +287,7 @@ struct MctsPlayer {
 
 impl MctsPlayer {
     fn new(options: &PlayerOptions, config: MctsConfig, stop: Stop) -> MctsPlayer {
-        let nodes = (options.mcts.tree_mb.max(1) << 20) / crate::mcts::node_bytes();
+        let nodes = crate::mcts::nodes_in_mib(options.mcts.tree_mb.max(1));
         let config = MctsConfig {
             max_nodes: nodes.max(1024),
             ..config

@@ -236,7 +236,7 @@ impl MctsCore {
         let mcts = self.resist.get_or_insert_with(|| {
             let config = MctsConfig {
                 solver: false,
-                max_nodes: (RESIST_TREE_MB << 20) / crate::mcts::node_bytes(),
+                max_nodes: crate::mcts::nodes_in_mib(RESIST_TREE_MB),
                 ..mcts_config()
             };
             let mut mcts = Mcts::new(config, self.seed);
@@ -440,7 +440,7 @@ impl GamePlayer<Yavalath> for RandomPlayer {
 /// The MCTS configuration of `mcts`.
 fn mcts_config() -> MctsConfig {
     MctsConfig {
-        max_nodes: (TREE_MB << 20) / crate::mcts::node_bytes(),
+        max_nodes: crate::mcts::nodes_in_mib(TREE_MB),
         ..MctsConfig::default()
     }
 }
