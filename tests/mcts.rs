@@ -719,6 +719,84 @@ fn every_playout_policy_fills_the_board_and_scores_it_as_the_rules() {
     }
 }
 
+/// `antithetic=on` (two players): the twin of a uniform playout fills the same cells, each
+/// with the other colour but for the first of an odd count of stones, keeps every stone of
+/// the position, gives each colour its right number of stones and scores as the rules; a
+/// twin asked for after another policy's playout is a playout of its own.
+#[test]
+fn the_antithetic_twin_fills_the_same_cells_with_the_colours_turned() {
+    use omega::mcts::{FastRng, MctsPosition};
+    use omega::playout::{winner, Scorer};
+    let mut game = position(5, 2, 6, 23);
+    let n = game.board().cell_count();
+    let mut scorer = Scorer::new(game.board());
+    let mut options = MctsOptions::plain();
+    options.set("antithetic", "on").unwrap();
+    let mut scratch = Scratch::new(&game);
+    let mut rng = FastRng::new(5);
+    let mut tree = OmegaTree::new(&mut game, &mut scratch, options.playout);
+    let mut first = vec![0u8; tree.amaf_len()];
+    let mut twin = vec![0u8; tree.amaf_len()];
+    let mut plies = 0;
+    for ply in [0, 1, 4] {
+        while plies < ply {
+            let mut moves = Vec::new();
+            tree.moves(&mut moves);
+            tree.play(moves[moves.len() / 2]);
+            plies += 1;
+        }
+        let mut start = vec![0u8; tree.amaf_len()];
+        let mut rewards = [0.0; 4];
+        // A terminal-free position: `start` is the board before any fill.
+        let mut empties = Vec::new();
+        tree.moves(&mut empties);
+        for _ in 0..20 {
+            tree.playout(&mut rng, &mut first, &mut rewards);
+            let won = tree.playout_twin(&mut rng, &mut twin, &mut rewards);
+            start.copy_from_slice(&first);
+            for &cell in &empties {
+                start[cell as usize] = omega::game::NO_STONE;
+            }
+            let kept = (0..n)
+                .filter(|&c| start[c] < 2)
+                .all(|c| twin[c] == start[c]);
+            assert!(kept, "ply {ply}: the twin moved a stone");
+            // The game ends after whole turns, so a cell or two may stay empty: the twin
+            // leaves the same ones.
+            let filled: Vec<Cell> = empties
+                .iter()
+                .copied()
+                .filter(|&c| first[c as usize] < 2)
+                .collect();
+            assert!(
+                filled.len() + 2 >= empties.len(),
+                "ply {ply}: too few stones"
+            );
+            let twin_filled = empties.iter().filter(|&&c| twin[c as usize] < 2).count();
+            assert_eq!(twin_filled, filled.len(), "ply {ply}: other cells");
+            let turned = filled
+                .iter()
+                .filter(|&&c| first[c as usize] != twin[c as usize])
+                .count();
+            assert_eq!(turned, filled.len() - filled.len() % 2, "ply {ply}");
+            let count = |b: &[u8], c: u8| b[..n].iter().filter(|&&x| x == c).count();
+            assert_eq!(count(&twin, 0), count(&twin, 1), "ply {ply}: colour counts");
+            let scores = scorer.scores(&twin, 2);
+            assert_eq!(won, winner(&scores, 2), "ply {ply}");
+            assert_eq!(rewards[won], 1.0);
+        }
+    }
+    // Twice in a row: the second is a playout of its own, not a twin of a twin.
+    tree.playout(&mut rng, &mut first, &mut [0.0; 4]);
+    tree.playout_twin(&mut rng, &mut twin, &mut [0.0; 4]);
+    let again = tree.playout_twin(&mut rng, &mut first, &mut [0.0; 4]);
+    let scores = scorer.scores(&first, 2);
+    assert_eq!(again, winner(&scores, 2));
+    for _ in 0..plies {
+        tree.undo();
+    }
+}
+
 /// The tree's plies are played on light stones, not on the game (see `playout/stones.rs`):
 /// deep in a descent, the moves, the priors (the default's patterns with the near-last
 /// factors, and the placement deltas that read the game's evaluation) and the end of the game

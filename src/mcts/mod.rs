@@ -60,6 +60,15 @@ pub trait MctsPosition {
     /// entries for keys never played hold anything else), writes the rewards of every
     /// player and returns the winner. From a terminal position it only scores.
     fn playout(&mut self, rng: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize;
+    /// Another playout from the same position, as [`MctsPosition::playout`]: a batch of
+    /// [`MctsConfig::leaf_playouts`] asks for one right after each of its odd-numbered
+    /// playouts, and a position may make it that playout's antithetic twin (the same random
+    /// choices turned round, so that the pair's mean varies less than two independent
+    /// playouts'). Contract: called only right after `playout`, from the same position (no
+    /// `play` or `undo` between). By default an independent playout.
+    fn playout_twin(&mut self, rng: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
+        self.playout(rng, amaf, rewards)
+    }
 }
 
 /// The parameters of the search. Each was chosen by measurement (see `src/player/mcts.rs`).
@@ -1271,8 +1280,12 @@ impl<M: PackedMove> Worker<M> {
         self.batch.resize(len * BATCH_TAGS * BATCH_STRIDE, 0.0);
         let mut sum = [0.0f32; MAX_PLAYERS];
         let players = self.players;
-        for _ in 0..count {
-            pos.playout(&mut self.rng, &mut self.amaf, &mut self.rewards);
+        for i in 0..count {
+            if i % 2 == 0 {
+                pos.playout(&mut self.rng, &mut self.amaf, &mut self.rewards);
+            } else {
+                pos.playout_twin(&mut self.rng, &mut self.amaf, &mut self.rewards);
+            }
             let rewards = &self.rewards[..players];
             sum.iter_mut().zip(rewards).for_each(|(s, r)| *s += r);
             for (key, &tag) in self.amaf.iter().enumerate() {

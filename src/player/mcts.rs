@@ -302,6 +302,7 @@ impl MctsOptions {
             "near_last_other" => p.near_last_other = number()?.max(0.0),
             "last_good_reply" => p.last_good_reply = flag()?,
             "greedy_end" => p.greedy_end = number()?.clamp(0.0, 1000.0) as usize,
+            "antithetic" => p.antithetic = flag()?,
             "greedy_candidates" => p.greedy_candidates = number()?.clamp(0.0, 64.0) as usize,
             "mast_candidates" => p.mast_candidates = number()?.clamp(1.0, 16.0) as usize,
             "pattern_candidates" => p.pattern_candidates = number()?.clamp(1.0, 16.0) as usize,

@@ -86,6 +86,12 @@ pub struct PlayoutConfig {
     /// Those stones take the best of this many cells drawn at random instead of the best
     /// of all (0 = all).
     pub greedy_candidates: usize,
+    /// Uniform 2-player playouts come in antithetic pairs within a batch of
+    /// `leaf_playouts`: every second playout from the leaf fills the same cells in the same
+    /// order with the colours swapped (but for the first stone of an odd count, which keeps
+    /// the colour counts right), so that the pair's mean reward varies less than two
+    /// independent playouts' (see [`MctsPosition::playout_twin`]).
+    pub antithetic: bool,
 }
 
 impl Default for PlayoutConfig {
@@ -109,6 +115,7 @@ impl Default for PlayoutConfig {
             last_good_reply: false,
             greedy_end: 0,
             greedy_candidates: 0,
+            antithetic: false,
         }
     }
 }
@@ -130,6 +137,11 @@ pub struct Scratch {
     near_stamp: u32,
     /// The stones of the tree's current position (see `stones.rs`).
     stones: TreeStones,
+    /// The cells the last playout filled, in order, when it was a uniform 2-player fill
+    /// whose antithetic twin may follow ([`PlayoutConfig::antithetic`]); `twin_ready` says
+    /// whether they are that playout's.
+    twin_cells: Vec<Cell>,
+    twin_ready: bool,
 }
 
 impl Scratch {
@@ -144,6 +156,8 @@ impl Scratch {
             near_last: vec![0; game.board().cell_count() + 1],
             near_stamp: 0,
             stones: TreeStones::default(),
+            twin_cells: Vec::new(),
+            twin_ready: false,
         }
     }
 
@@ -379,6 +393,7 @@ impl MctsPosition for OmegaTree<'_> {
         let k = self.game.players();
         amaf[..=n].copy_from_slice(self.scratch.stones.board());
         let stones = self.stones_left();
+        self.scratch.twin_ready = false;
         if self.config.candidates > 1 {
             // The placement classes start from the groups of the node's stones, built in
             // the scorer's one scan (replaying the descent on the game's own groups and
@@ -451,6 +466,13 @@ impl MctsPosition for OmegaTree<'_> {
                 );
             } else if self.config.count_candidates <= 1 {
                 uniform_fill(&mut scratch.empties, amaf, stones, k, colour, rng);
+                if self.config.antithetic && k == 2 {
+                    scratch.twin_cells.clear();
+                    scratch
+                        .twin_cells
+                        .extend_from_slice(&scratch.empties[..stones]);
+                    scratch.twin_ready = true;
+                }
             } else {
                 policy::count_fill(
                     self.game.board(),
@@ -503,6 +525,31 @@ impl MctsPosition for OmegaTree<'_> {
                 }
             }
         }
+        winner
+    }
+
+    /// The antithetic twin of the last playout when it was a uniform 2-player fill and
+    /// [`PlayoutConfig::antithetic`] is on: the same cells in the same order, each with the
+    /// other colour, but for the first of an odd count of stones, which keeps its colour so
+    /// that each colour has as many stones as the rules give it. The fill is as likely as
+    /// the first, and its result tends the other way, so the pair's mean varies less than
+    /// two independent playouts'. Otherwise an independent playout.
+    fn playout_twin(&mut self, rng: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
+        if !self.scratch.twin_ready {
+            return self.playout(rng, amaf, rewards);
+        }
+        self.scratch.twin_ready = false;
+        let n = self.game.board().cell_count();
+        amaf[..=n].copy_from_slice(self.scratch.stones.board());
+        let colour = self.scratch.stones.phase() as usize;
+        let cells = &self.scratch.twin_cells;
+        let keep = cells.len() % 2;
+        for (i, &cell) in cells.iter().enumerate() {
+            amaf[cell as usize] = ((colour + i + usize::from(i >= keep)) % 2) as u8;
+        }
+        let scores = self.scratch.scorer.scores(amaf, 2);
+        let winner = winner(&scores, 2);
+        self.rewards(&scores, winner, rewards);
         winner
     }
 }
