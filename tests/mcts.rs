@@ -797,6 +797,43 @@ fn the_antithetic_twin_fills_the_same_cells_with_the_colours_turned() {
     }
 }
 
+/// What the twin is for: from an early position its result goes against its first
+/// playout's (white's reward in the pair correlates negatively), where two independent
+/// playouts' do not correlate.
+#[test]
+fn an_antithetic_pair_tends_opposite_ways() {
+    use omega::mcts::{FastRng, MctsPosition};
+    let correlation = |antithetic: &str| {
+        let mut game = position(5, 2, 2, 29);
+        let mut options = MctsOptions::plain();
+        options.set("antithetic", antithetic).unwrap();
+        let mut scratch = Scratch::new(&game);
+        let mut rng = FastRng::new(7);
+        let mut tree = OmegaTree::new(&mut game, &mut scratch, options.playout);
+        let mut amaf = vec![0u8; tree.amaf_len()];
+        let (mut sx, mut sy, mut sxx, mut syy, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        let pairs = 2000.0;
+        for _ in 0..pairs as usize {
+            let mut rewards = [0.0f32; 4];
+            tree.playout(&mut rng, &mut amaf, &mut rewards);
+            let x = f64::from(rewards[0]);
+            tree.playout_twin(&mut rng, &mut amaf, &mut rewards);
+            let y = f64::from(rewards[0]);
+            (sx, sy, sxx, syy, sxy) = (sx + x, sy + y, sxx + x * x, syy + y * y, sxy + x * y);
+        }
+        let cov = sxy / pairs - sx * sy / pairs / pairs;
+        let var = |s: f64, ss: f64| ss / pairs - s * s / pairs / pairs;
+        cov / (var(sx, sxx) * var(sy, syy)).sqrt()
+    };
+    let twin = correlation("on");
+    let independent = correlation("off");
+    assert!(twin < -0.3, "twin correlation {twin}");
+    assert!(
+        independent.abs() < 0.1,
+        "independent correlation {independent}"
+    );
+}
+
 /// The tree's plies are played on light stones, not on the game (see `playout/stones.rs`):
 /// deep in a descent, the moves, the priors (the default's patterns with the near-last
 /// factors, and the placement deltas that read the game's evaluation) and the end of the game
