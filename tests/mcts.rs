@@ -722,7 +722,7 @@ fn every_playout_policy_fills_the_board_and_scores_it_as_the_rules() {
 /// `antithetic=on` (two players): the twin of a uniform playout fills the same cells, each
 /// with the other colour but for the first of an odd count of stones, keeps every stone of
 /// the position, gives each colour its right number of stones and scores as the rules; a
-/// twin asked for after another policy's playout is a playout of its own.
+/// second twin asked for in a row is a playout of its own.
 #[test]
 fn the_antithetic_twin_fills_the_same_cells_with_the_colours_turned() {
     use omega::mcts::{FastRng, MctsPosition};
@@ -747,7 +747,7 @@ fn the_antithetic_twin_fills_the_same_cells_with_the_colours_turned() {
         }
         let mut start = vec![0u8; tree.amaf_len()];
         let mut rewards = [0.0; 4];
-        // A terminal-free position: `start` is the board before any fill.
+        // `start`: the position's board, before any fill.
         let mut empties = Vec::new();
         tree.moves(&mut empties);
         for _ in 0..20 {

@@ -137,10 +137,9 @@ pub struct Scratch {
     near_stamp: u32,
     /// The stones of the tree's current position (see `stones.rs`).
     stones: TreeStones,
-    /// The cells the last playout filled, in order, when it was a uniform 2-player fill
-    /// whose antithetic twin may follow ([`PlayoutConfig::antithetic`]); `twin_ready` says
-    /// whether they are that playout's.
-    twin_cells: Vec<Cell>,
+    /// Whether the last playout was a uniform 2-player fill whose antithetic twin may
+    /// follow ([`PlayoutConfig::antithetic`]): `empties` then still begins with the cells it
+    /// filled, in order.
     twin_ready: bool,
 }
 
@@ -156,7 +155,6 @@ impl Scratch {
             near_last: vec![0; game.board().cell_count() + 1],
             near_stamp: 0,
             stones: TreeStones::default(),
-            twin_cells: Vec::new(),
             twin_ready: false,
         }
     }
@@ -466,13 +464,7 @@ impl MctsPosition for OmegaTree<'_> {
                 );
             } else if self.config.count_candidates <= 1 {
                 uniform_fill(&mut scratch.empties, amaf, stones, k, colour, rng);
-                if self.config.antithetic && k == 2 {
-                    scratch.twin_cells.clear();
-                    scratch
-                        .twin_cells
-                        .extend_from_slice(&scratch.empties[..stones]);
-                    scratch.twin_ready = true;
-                }
+                scratch.twin_ready = self.config.antithetic && k == 2;
             } else {
                 policy::count_fill(
                     self.game.board(),
@@ -542,7 +534,8 @@ impl MctsPosition for OmegaTree<'_> {
         let n = self.game.board().cell_count();
         amaf[..=n].copy_from_slice(self.scratch.stones.board());
         let colour = self.scratch.stones.phase() as usize;
-        let cells = &self.scratch.twin_cells;
+        // The same position as the last playout's (the contract), so the same stones left.
+        let cells = &self.scratch.empties[..self.stones_left()];
         let keep = cells.len() % 2;
         for (i, &cell) in cells.iter().enumerate() {
             amaf[cell as usize] = ((colour + i + usize::from(i >= keep)) % 2) as u8;
