@@ -745,9 +745,10 @@ fn the_antithetic_twin_fills_the_same_cells_with_the_colours_turned() {
             tree.play(moves[moves.len() / 2]);
             plies += 1;
         }
+        // `start`: the position's board, before any fill (the first fill with its
+        // position's empty cells cleared).
         let mut start = vec![0u8; tree.amaf_len()];
         let mut rewards = [0.0; 4];
-        // `start`: the position's board, before any fill.
         let mut empties = Vec::new();
         tree.moves(&mut empties);
         for _ in 0..20 {
