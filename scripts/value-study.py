@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""How well do random playouts judge a side-5 position, and what do group features add?
+
+Reads the 2-player side-5 game records of DIR (omega-match `--records DIR`), takes every
+position from the fifth turn to the twenty-seventh, at each turn's start and after its
+white stone, and for each computes
+  - rf: the share of FILLS uniformly random fills of the rest of the game that white wins
+    (the fill the default's playouts make: the empty cells in random order take the
+    remaining stones' colours in turn order), the value a random-playout search converges
+    to at a leaf;
+  - 12 group features a colour: the sum of the logs of its group sizes (its log-score), its
+    group count, its groups of size 1, 2, 3, 4 and 5 or more, the logs of the sizes of 5 and
+    up, the empty cells next to two or more of its groups with the log-score a stone there
+    would lose, the empty cells next to exactly one of its groups, and next to none.
+Then it fits logistic models of the game's winner (Newton's method, a little L2) on the games
+not numbered 0 mod 5 and prints, on the others, the Brier score and log-loss by empty
+cells: rf as it is; rf calibrated (the logit of rf, times the stage too, with the stage and
+the mover); the features alone; the features with the logit of rf.
+
+Figures of the twenty-ninth session (README, "How the default was found"). Needs numpy
+(`pip install numpy`); about two minutes for 800 games.
+
+    omega-match --size 5 --engine "omega --threads 1 --playouts 10000" \\
+        --engine "omega --threads 1 --playouts 10000 --seed 7" --games 800 \\
+        --openings random:1 --seed 3601 --concurrency 2 --records DIR
+    python3 scripts/value-study.py DIR [FILLS]
+"""
+import glob
+import math
+import random
+import sys
+
+import numpy as np
+
+SIDE = 5
+WIDTH = 2 * SIDE - 1
+LETTERS = "abcdefghjklmnopqrstuvwxyz"
+CELLS = [(c, r) for r in range(WIDTH) for c in range(WIDTH) if abs(c - r) <= SIDE - 1]
+INDEX = {p: i for i, p in enumerate(CELLS)}
+NAME = {f"{LETTERS[c]}{r + 1}": INDEX[(c, r)] for (c, r) in CELLS}
+DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)]
+NEIGHBOURS = [[INDEX[(c + dc, r + dr)] for dc, dr in DIRECTIONS if (c + dc, r + dr) in INDEX]
+              for (c, r) in CELLS]
+EMPTY, WHITE, BLACK = 0, 1, 2
+
+
+def groups(board, colour):
+    """Each cell's group number (-1 off the colour) and the groups' sizes."""
+    group = [-1] * len(board)
+    sizes = []
+    for start, stone in enumerate(board):
+        if stone != colour or group[start] >= 0:
+            continue
+        group[start] = len(sizes)
+        stack, size = [start], 0
+        while stack:
+            cell = stack.pop()
+            size += 1
+            for n in NEIGHBOURS[cell]:
+                if board[n] == colour and group[n] < 0:
+                    group[n] = group[start]
+                    stack.append(n)
+        sizes.append(size)
+    return group, sizes
+
+
+def score(board, colour):
+    sizes = groups(board, colour)[1]
+    return math.prod(sizes) if sizes else 0
+
+
+def features(board):
+    empties = [i for i, s in enumerate(board) if s == EMPTY]
+    out = []
+    for colour in (WHITE, BLACK):
+        group, sizes = groups(board, colour)
+        by_size = [sum(1 for s in sizes if s == k) for k in (1, 2, 3, 4)]
+        by_size.append(sum(1 for s in sizes if s >= 5))
+        merges = merge_loss = ones = nones = 0
+        for e in empties:
+            touched = {group[n] for n in NEIGHBOURS[e] if board[n] == colour}
+            if len(touched) >= 2:
+                merges += 1
+                merge_loss += sum(math.log(sizes[g]) for g in touched)
+                merge_loss -= math.log(sum(sizes[g] for g in touched) + 1)
+            elif touched:
+                ones += 1
+            else:
+                nones += 1
+        out += [sum(math.log(s) for s in sizes), len(sizes), *by_size,
+                sum(math.log(s) for s in sizes if s >= 5), merges, merge_loss, ones, nones]
+    return out
+
+
+def random_fill_value(board, next_colour, fills, rng):
+    """White's share of wins over `fills` uniformly random fills (one cell stays empty)."""
+    empties = [i for i, s in enumerate(board) if s == EMPTY]
+    stones = len(empties) - 1
+    wins = 0
+    for _ in range(fills):
+        filled = board[:]
+        rng.shuffle(empties)
+        for k in range(stones):
+            filled[empties[k]] = WHITE if (k + next_colour) % 2 == 0 else BLACK
+        wins += score(filled, WHITE) > score(filled, BLACK)
+    return wins / fills
+
+
+def positions(directory, fills):
+    """Rows of game number, empty cells, mover, phase, rf, white won, features."""
+    rng = random.Random(1)
+    rows = []
+    for number, path in enumerate(sorted(glob.glob(directory + "/*.gtp"))):
+        lines = open(path).read().splitlines()
+        winner = next(l for l in lines if l.startswith("# winner:")).split()[2]
+        white_won = 1.0 if winner == "white" else 0.0
+        board = [EMPTY] * len(CELLS)
+        for turn, words in enumerate(l.split() for l in lines if l.startswith("play ")):
+            board[NAME[words[2]]] = WHITE
+            if 4 <= turn <= 26:
+                rows.append([number, board.count(EMPTY), turn % 2, 1,
+                             random_fill_value(board, 1, fills, rng), white_won]
+                            + features(board))
+            board[NAME[words[3]]] = BLACK
+            if 4 <= turn + 1 <= 26:
+                rows.append([number, board.count(EMPTY), (turn + 1) % 2, 0,
+                             random_fill_value(board, 0, fills, rng), white_won]
+                            + features(board))
+    return np.array(rows)
+
+
+def logit(p):
+    p = np.clip(p, 0.01, 0.99)
+    return np.log(p / (1 - p))
+
+
+def fit(x, y, train, l2=1e-3, iterations=50):
+    """A logistic regression's predictions for every row, fitted on the `train` rows."""
+    mean, sd = x[train].mean(0), x[train].std(0) + 1e-9
+    z = np.column_stack([np.ones(len(x)), (x - mean) / sd])
+    w = np.zeros(z.shape[1])
+    for _ in range(iterations):
+        p = 1 / (1 + np.exp(-z[train] @ w))
+        gradient = z[train].T @ (p - y[train]) + l2 * len(p) * w
+        hessian = (z[train] * (p * (1 - p))[:, None]).T @ z[train] + l2 * len(p) * np.eye(len(w))
+        w -= np.linalg.solve(hessian, gradient)
+    return 1 / (1 + np.exp(-z @ w))
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    data = positions(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 64)
+    game, empties, mover, phase, rf, y, f = (data[:, 0], data[:, 1], data[:, 2], data[:, 3],
+                                            data[:, 4], data[:, 5], data[:, 6:])
+    stage = empties / len(CELLS)
+    test = game % 5 == 0
+    train = ~test
+    group_terms = [f, f * stage[:, None], mover, stage, phase, f * phase[:, None]]
+    rf_terms = [logit(rf), logit(rf) * stage]
+    models = {
+        "rf": rf,
+        "rf calibrated": fit(np.column_stack(rf_terms + [stage, mover]), y, train),
+        "features": fit(np.column_stack(group_terms), y, train),
+        "features + rf": fit(np.column_stack(group_terms + rf_terms), y, train),
+    }
+    print(f"{len(y)} positions of {int(game.max()) + 1} games; white won {y.mean():.3f}")
+    for name, p in models.items():
+        cells = []
+        for low, high in ((8, 22), (23, 30), (31, 40), (41, 53)):
+            m = test & (empties >= low) & (empties <= high)
+            q = np.clip(p[m], 0.01, 0.99)
+            brier = np.mean((p[m] - y[m]) ** 2)
+            loss = -np.mean(y[m] * np.log(q) + (1 - y[m]) * np.log(1 - q))
+            cells.append(f"{low}-{high} empty: Brier {brier:.4f}, log-loss {loss:.4f}")
+        print(f"{name:14s} " + "; ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
