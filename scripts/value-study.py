@@ -115,17 +115,19 @@ def positions(directory, fills):
         winner = next(l for l in lines if l.startswith("# winner:")).split()[2]
         white_won = 1.0 if winner == "white" else 0.0
         board = [EMPTY] * len(CELLS)
+
+        def add(turn, phase):
+            """The position in `turn` (0-based) with `phase` of its stones placed."""
+            if 4 <= turn <= 26:
+                rows.append([number, board.count(EMPTY), turn % 2, phase,
+                             random_fill_value(board, phase, fills, rng), white_won]
+                            + features(board))
+
         for turn, words in enumerate(l.split() for l in lines if l.startswith("play ")):
             board[NAME[words[2]]] = WHITE
-            if 4 <= turn <= 26:
-                rows.append([number, board.count(EMPTY), turn % 2, 1,
-                             random_fill_value(board, 1, fills, rng), white_won]
-                            + features(board))
+            add(turn, 1)
             board[NAME[words[3]]] = BLACK
-            if 4 <= turn + 1 <= 26:
-                rows.append([number, board.count(EMPTY), (turn + 1) % 2, 0,
-                             random_fill_value(board, 0, fills, rng), white_won]
-                            + features(board))
+            add(turn + 1, 0)
     return np.array(rows)
 
 
@@ -138,11 +140,12 @@ def fit(x, y, train, l2=1e-3, iterations=50):
     """A logistic regression's predictions for every row, fitted on the `train` rows."""
     mean, sd = x[train].mean(0), x[train].std(0) + 1e-9
     z = np.column_stack([np.ones(len(x)), (x - mean) / sd])
+    zt, yt = z[train], y[train]
     w = np.zeros(z.shape[1])
     for _ in range(iterations):
-        p = 1 / (1 + np.exp(-z[train] @ w))
-        gradient = z[train].T @ (p - y[train]) + l2 * len(p) * w
-        hessian = (z[train] * (p * (1 - p))[:, None]).T @ z[train] + l2 * len(p) * np.eye(len(w))
+        p = 1 / (1 + np.exp(-zt @ w))
+        gradient = zt.T @ (p - yt) + l2 * len(p) * w
+        hessian = (zt * (p * (1 - p))[:, None]).T @ zt + l2 * len(p) * np.eye(len(w))
         w -= np.linalg.solve(hessian, gradient)
     return 1 / (1 + np.exp(-z @ w))
 
