@@ -20,6 +20,8 @@ or two by ENGINE's own options; about 25 seconds a game at MOVETIME 2 on side 5.
         --games 100 --movetime 1 --openings random:1 --seed 3801 --concurrency 1 \\
         --records DIR
     python3 scripts/loss-trajectory.py "omega" DIR omega 2 [GAMES]
+
+GAMES: read only the first GAMES records of DIR (by file name); all by default.
 """
 import glob
 import re
@@ -131,7 +133,8 @@ def main():
     won, lost = [], []
     for path in sorted(glob.glob(f"{folder}/*.gtp"))[:limit]:
         lines = open(path).read().splitlines()
-        if not header(lines, "white").startswith(f"{name} ("):
+        # Only 2-player games: `players 2` below, and white's win rate is its chance alone.
+        if "players 2" not in lines or not header(lines, "white").startswith(f"{name} ("):
             continue
         row = trajectory(engine_argv, movetime, lines)
         white_won = header(lines, "winner").startswith("white")
