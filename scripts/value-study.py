@@ -15,15 +15,21 @@ white stone, and for each computes
 Then it fits logistic models of the game's winner (Newton's method, a little L2) on the games
 not numbered 0 mod 5 and prints, on the others, the Brier score and log-loss by empty
 cells: rf as it is; rf calibrated (the logit of rf, times the stage too, with the stage and
-the mover); the features alone; the features with the logit of rf.
+the mover); the features alone; the features with the logit of rf. With `--patterns` it
+also fits the features and rf with local shapes beside them, as an n-tuple evaluation
+would read the board: every cell's hexagon (the cell and its six neighbours, each empty,
+own, the other colour's or off the board) as a class up to the hexagon's twelve symmetries,
+counted from white's side less from black's, for the classes seen at least MIN_COUNT times
+in the training games, fitted twice (L2 of 1e-3 and of 1e-2 a row).
 
-Figures of the twenty-ninth session (README, "How the default was found"). Needs numpy
-(`pip install numpy`); about two minutes for 800 games.
+Figures of the twenty-ninth session, and with `--patterns` of the thirty-third (README, "How
+the default was found"). Needs numpy (`pip install numpy`); about two minutes for 800 games,
+with or without `--patterns`.
 
     omega-match --size 5 --engine "omega --threads 1 --playouts 10000" \\
         --engine "omega --threads 1 --playouts 10000 --seed 7" --games 800 \\
         --openings random:1 --seed 3601 --concurrency 2 --records DIR
-    python3 scripts/value-study.py DIR [FILLS]
+    python3 scripts/value-study.py DIR [FILLS] [--patterns]
 """
 import glob
 import math
@@ -92,6 +98,41 @@ def features(board):
     return out
 
 
+# The six neighbours in turn around a cell, for the hexagon's rotations and reflections.
+AROUND = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)]
+RING = [[INDEX.get((c + dc, r + dr), -1) for dc, dr in AROUND] for (c, r) in CELLS]
+OUTSIDE = 3
+MIN_COUNT = 30
+
+
+def canonical_ring(ring):
+    """The least of the ring's 12 images under rotation and reflection."""
+    images = []
+    for seq in (ring, ring[::-1]):
+        for k in range(6):
+            images.append(seq[k:] + seq[:k])
+    return min(images)
+
+
+def hexagons(board):
+    """Each cell's hexagon class key from white's side, then from black's: (centre, ring),
+    each entry 0 empty, 1 the side's colour, 2 the other, 3 off the board."""
+    def state(cell, own):
+        if cell < 0:
+            return OUTSIDE
+        stone = board[cell]
+        return 0 if stone == EMPTY else (1 if stone == own else 2)
+
+    out = []
+    for own in (WHITE, BLACK):
+        keys = []
+        for cell in range(len(board)):
+            ring = tuple(state(n, own) for n in RING[cell])
+            keys.append((state(cell, own), canonical_ring(ring)))
+        out.append(keys)
+    return out
+
+
 def random_fill_value(board, next_colour, fills, rng):
     """White's share of wins over `fills` uniformly random fills (one cell stays empty)."""
     empties = [i for i, s in enumerate(board) if s == EMPTY]
@@ -106,10 +147,12 @@ def random_fill_value(board, next_colour, fills, rng):
     return wins / fills
 
 
-def positions(directory, fills):
-    """Rows of game number, empty cells, mover, phase, rf, white won, features."""
+def positions(directory, fills, patterns=False):
+    """Rows of game number, empty cells, mover, phase, rf, white won, features; and, with
+    `patterns`, each row's hexagon keys from white's and from black's side."""
     rng = random.Random(1)
     rows = []
+    shapes = []
     for number, path in enumerate(sorted(glob.glob(directory + "/*.gtp"))):
         lines = open(path).read().splitlines()
         winner = next(l for l in lines if l.startswith("# winner:")).split()[2]
@@ -122,13 +165,34 @@ def positions(directory, fills):
                 rows.append([number, board.count(EMPTY), turn % 2, phase,
                              random_fill_value(board, phase, fills, rng), white_won]
                             + features(board))
+                if patterns:
+                    shapes.append(hexagons(board))
 
         for turn, words in enumerate(l.split() for l in lines if l.startswith("play ")):
             board[NAME[words[2]]] = WHITE
             add(turn, 1)
             board[NAME[words[3]]] = BLACK
             add(turn + 1, 0)
-    return np.array(rows)
+    return np.array(rows), shapes
+
+
+def pattern_counts(shapes, train):
+    """Each row's hexagon classes counted from white's side less from black's, for the
+    classes seen at least MIN_COUNT times in the `train` rows."""
+    seen = {}
+    for row in np.flatnonzero(train):
+        for key in shapes[row][0] + shapes[row][1]:
+            seen[key] = seen.get(key, 0) + 1
+    column = {key: i for i, key in enumerate(k for k, n in seen.items() if n >= MIN_COUNT)}
+    x = np.zeros((len(shapes), len(column)))
+    for row, (white, black) in enumerate(shapes):
+        for key in white:
+            if key in column:
+                x[row, column[key]] += 1
+        for key in black:
+            if key in column:
+                x[row, column[key]] -= 1
+    return x
 
 
 def logit(p):
@@ -151,9 +215,11 @@ def fit(x, y, train, l2=1e-3, iterations=50):
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = [a for a in sys.argv[1:] if a != "--patterns"]
+    patterns = len(args) < len(sys.argv) - 1
+    if not args:
         sys.exit(__doc__)
-    data = positions(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 64)
+    data, shapes = positions(args[0], int(args[1]) if len(args) > 1 else 64, patterns)
     game, empties, mover, phase, rf, y, f = (data[:, 0], data[:, 1], data[:, 2], data[:, 3],
                                             data[:, 4], data[:, 5], data[:, 6:])
     stage = empties / len(CELLS)
@@ -167,6 +233,12 @@ def main():
         "features": fit(np.column_stack(group_terms), y, train),
         "features + rf": fit(np.column_stack(group_terms + rf_terms), y, train),
     }
+    if patterns:
+        x = pattern_counts(shapes, train)
+        print(f"{x.shape[1]} hexagon classes seen {MIN_COUNT} times or more")
+        for l2 in (1e-3, 1e-2):
+            terms = np.column_stack(group_terms + rf_terms + [x])
+            models[f"+ hexagons {l2:g}"] = fit(terms, y, train, l2=l2, iterations=15)
     print(f"{len(y)} positions of {int(game.max()) + 1} games; white won {y.mean():.3f}")
     for name, p in models.items():
         cells = []
