@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How well do random playouts judge a side-5 position, and what do group features add?
 
-Reads the 2-player side-5 game records of DIR (omega-match `--records DIR`), takes every
+Reads the 2-player side-5 game records of each DIR (omega-match `--records DIR`), takes every
 position from the fifth turn to the twenty-seventh, at each turn's start and after its
 white stone, and for each computes
   - rf: the share of FILLS uniformly random fills of the rest of the game that white wins
@@ -20,7 +20,8 @@ also fits the features and rf with local shapes beside them, as an n-tuple evalu
 would read the board: every cell's hexagon (the cell and its six neighbours, each empty,
 own, the other colour's or off the board) as a class up to the hexagon's twelve symmetries,
 counted from white's side less from black's, for the classes seen at least MIN_COUNT times
-in the training games, fitted twice (L2 of 1e-3 and of 1e-2 a row).
+in the training games, fitted with L2 of 1e-3 and of 1e-2 a row, then with 1e-3 and the
+counts times the stage beside them.
 
 Figures of the twenty-ninth session, and with `--patterns` of the thirty-third (README, "How
 the default was found"). Needs numpy (`pip install numpy`); about two minutes for 800 games,
@@ -29,7 +30,7 @@ with or without `--patterns`.
     omega-match --size 5 --engine "omega --threads 1 --playouts 10000" \\
         --engine "omega --threads 1 --playouts 10000 --seed 7" --games 800 \\
         --openings random:1 --seed 3601 --concurrency 2 --records DIR
-    python3 scripts/value-study.py DIR [FILLS] [--patterns]
+    python3 scripts/value-study.py DIR... [FILLS] [--patterns]
 """
 import glob
 import math
@@ -115,8 +116,9 @@ def canonical_ring(ring):
 
 
 def hexagons(board):
-    """Each cell's hexagon class key from white's side, then from black's: (centre, ring),
-    each entry 0 empty, 1 the side's colour, 2 the other, 3 off the board."""
+    """Each cell's hexagon class from white's side, then from black's: the centre and the
+    canonical ring, each entry 0 empty, 1 the side's colour, 2 the other, 3 off the board,
+    as the digits of one number in base 4 (small to keep for 200,000 positions)."""
     def state(cell, own):
         if cell < 0:
             return OUTSIDE
@@ -127,8 +129,10 @@ def hexagons(board):
     for own in (WHITE, BLACK):
         keys = []
         for cell in range(len(board)):
-            ring = tuple(state(n, own) for n in RING[cell])
-            keys.append((state(cell, own), canonical_ring(ring)))
+            key = state(cell, own)
+            for digit in canonical_ring(tuple(state(n, own) for n in RING[cell])):
+                key = key * 4 + digit
+            keys.append(key)
         out.append(keys)
     return out
 
@@ -147,13 +151,14 @@ def random_fill_value(board, next_colour, fills, rng):
     return wins / fills
 
 
-def positions(directory, fills, patterns=False):
+def positions(directories, fills, patterns=False):
     """Rows of game number, empty cells, mover, phase, rf, white won, features; and, with
     `patterns`, each row's hexagon keys from white's and from black's side."""
     rng = random.Random(1)
     rows = []
     shapes = []
-    for number, path in enumerate(sorted(glob.glob(directory + "/*.gtp"))):
+    paths = [p for d in directories for p in sorted(glob.glob(d + "/*.gtp"))]
+    for number, path in enumerate(paths):
         lines = open(path).read().splitlines()
         winner = next(l for l in lines if l.startswith("# winner:")).split()[2]
         white_won = 1.0 if winner == "white" else 0.0
@@ -219,7 +224,8 @@ def main():
     patterns = len(args) < len(sys.argv) - 1
     if not args:
         sys.exit(__doc__)
-    data, shapes = positions(args[0], int(args[1]) if len(args) > 1 else 64, patterns)
+    fills = int(args.pop()) if args[-1].isdigit() else 64
+    data, shapes = positions(args, fills, patterns)
     game, empties, mover, phase, rf, y, f = (data[:, 0], data[:, 1], data[:, 2], data[:, 3],
                                             data[:, 4], data[:, 5], data[:, 6:])
     stage = empties / len(CELLS)
@@ -239,6 +245,8 @@ def main():
         for l2 in (1e-3, 1e-2):
             terms = np.column_stack(group_terms + rf_terms + [x])
             models[f"+ hexagons {l2:g}"] = fit(terms, y, train, l2=l2, iterations=15)
+        terms = np.column_stack(group_terms + rf_terms + [x, x * stage[:, None]])
+        models["+ hexagons, by stage"] = fit(terms, y, train, iterations=15)
     print(f"{len(y)} positions of {int(game.max()) + 1} games; white won {y.mean():.3f}")
     for name, p in models.items():
         cells = []
