@@ -34,6 +34,7 @@ with or without `--patterns`.
 """
 import glob
 import math
+import os
 import random
 import sys
 
@@ -224,7 +225,10 @@ def main():
     patterns = len(args) < len(sys.argv) - 1
     if not args:
         sys.exit(__doc__)
-    fills = int(args.pop()) if args[-1].isdigit() else 64
+    # A last argument that is a number and no folder is FILLS.
+    fills = int(args.pop()) if args[-1].isdigit() and not os.path.isdir(args[-1]) else 64
+    if not args:
+        sys.exit(__doc__)
     data, shapes = positions(args, fills, patterns)
     game, empties, mover, phase, rf, y, f = (data[:, 0], data[:, 1], data[:, 2], data[:, 3],
                                             data[:, 4], data[:, 5], data[:, 6:])
