@@ -46,9 +46,11 @@ LETTERS = "abcdefghjklmnopqrstuvwxyz"
 CELLS = [(c, r) for r in range(WIDTH) for c in range(WIDTH) if abs(c - r) <= SIDE - 1]
 INDEX = {p: i for i, p in enumerate(CELLS)}
 NAME = {f"{LETTERS[c]}{r + 1}": INDEX[(c, r)] for (c, r) in CELLS}
-DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)]
-NEIGHBOURS = [[INDEX[(c + dc, r + dr)] for dc, dr in DIRECTIONS if (c + dc, r + dr) in INDEX]
-              for (c, r) in CELLS]
+# The six neighbours in turn around a cell (-1 off the board): the ring the hexagon classes
+# rotate and reflect, and, off-board ones left out, the neighbours of the group scans.
+AROUND = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)]
+RING = [[INDEX.get((c + dc, r + dr), -1) for dc, dr in AROUND] for (c, r) in CELLS]
+NEIGHBOURS = [[n for n in ring if n >= 0] for ring in RING]
 EMPTY, WHITE, BLACK = 0, 1, 2
 
 
@@ -100,9 +102,6 @@ def features(board):
     return out
 
 
-# The six neighbours in turn around a cell, for the hexagon's rotations and reflections.
-AROUND = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)]
-RING = [[INDEX.get((c + dc, r + dr), -1) for dc, dr in AROUND] for (c, r) in CELLS]
 OUTSIDE = 3
 MIN_COUNT = 30
 
@@ -246,8 +245,8 @@ def main():
     if patterns:
         x = pattern_counts(shapes, train)
         print(f"{x.shape[1]} hexagon classes seen {MIN_COUNT} times or more")
+        terms = np.column_stack(group_terms + rf_terms + [x])
         for l2 in (1e-3, 1e-2):
-            terms = np.column_stack(group_terms + rf_terms + [x])
             models[f"+ hexagons {l2:g}"] = fit(terms, y, train, l2=l2, iterations=15)
         terms = np.column_stack(group_terms + rf_terms + [x, x * stage[:, None]])
         models["+ hexagons, by stage"] = fit(terms, y, train, iterations=15)
