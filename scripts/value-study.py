@@ -205,8 +205,9 @@ def logit(p):
     return np.log(p / (1 - p))
 
 
-def fit(x, y, train, l2=1e-3, iterations=50):
-    """A logistic regression's predictions for every row, fitted on the `train` rows."""
+def fit_with_weights(x, y, train, l2=1e-3, iterations=50):
+    """A logistic regression fitted on the `train` rows: every row's prediction, and the
+    intercept and the weights of the raw (not standardised) columns."""
     mean, sd = x[train].mean(0), x[train].std(0) + 1e-9
     z = np.column_stack([np.ones(len(x)), (x - mean) / sd])
     zt, yt = z[train], y[train]
@@ -216,7 +217,27 @@ def fit(x, y, train, l2=1e-3, iterations=50):
         gradient = zt.T @ (p - yt) + l2 * len(p) * w
         hessian = (zt * (p * (1 - p))[:, None]).T @ zt + l2 * len(p) * np.eye(len(w))
         w -= np.linalg.solve(hessian, gradient)
-    return 1 / (1 + np.exp(-z @ w))
+    raw = w[1:] / sd
+    return 1 / (1 + np.exp(-z @ w)), np.concatenate([[w[0] - raw @ mean], raw])
+
+
+def fit(x, y, train, l2=1e-3, iterations=50):
+    """A logistic regression's predictions for every row, fitted on the `train` rows."""
+    return fit_with_weights(x, y, train, l2, iterations)[0]
+
+
+def print_scores(models, y, test, empties):
+    """The Brier score and log-loss of each model's predictions on the `test` rows, by
+    empty cells."""
+    for name, p in models.items():
+        cells = []
+        for low, high in ((8, 22), (23, 30), (31, 40), (41, 53)):
+            m = test & (empties >= low) & (empties <= high)
+            q = np.clip(p[m], 0.01, 0.99)
+            brier = np.mean((p[m] - y[m]) ** 2)
+            loss = -np.mean(y[m] * np.log(q) + (1 - y[m]) * np.log(1 - q))
+            cells.append(f"{low}-{high} empty: Brier {brier:.4f}, log-loss {loss:.4f}")
+        print(f"{name:14s} " + "; ".join(cells))
 
 
 def main():
@@ -251,15 +272,7 @@ def main():
         terms = np.column_stack(group_terms + rf_terms + [x, x * stage[:, None]])
         models["+ hexagons, by stage"] = fit(terms, y, train, iterations=15)
     print(f"{len(y)} positions of {int(game.max()) + 1} games; white won {y.mean():.3f}")
-    for name, p in models.items():
-        cells = []
-        for low, high in ((8, 22), (23, 30), (31, 40), (41, 53)):
-            m = test & (empties >= low) & (empties <= high)
-            q = np.clip(p[m], 0.01, 0.99)
-            brier = np.mean((p[m] - y[m]) ** 2)
-            loss = -np.mean(y[m] * np.log(q) + (1 - y[m]) * np.log(1 - q))
-            cells.append(f"{low}-{high} empty: Brier {brier:.4f}, log-loss {loss:.4f}")
-        print(f"{name:14s} " + "; ".join(cells))
+    print_scores(models, y, test, empties)
 
 
 if __name__ == "__main__":

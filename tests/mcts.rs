@@ -1091,7 +1091,13 @@ fn the_final_choice_by_lower_confidence_bound() {
             final_lcb: lcb,
             ..MctsOptions::strong().search
         };
-        let mcts = middle_game_search(config, MctsOptions::strong().playout, 5_000);
+        // Without the shapes' value, whose playouts make this position's most visited move
+        // its best mean too: the test is of the final choice, not of the playouts.
+        let playout = PlayoutConfig {
+            value_blend: 0.0,
+            ..MctsOptions::strong().playout
+        };
+        let mcts = middle_game_search(config, playout, 5_000);
         (mcts.principal_variation(1)[0], mcts.root_children())
     };
     let (most_visited, children) = choice(0.0);
@@ -1178,4 +1184,102 @@ fn a_timed_search_stops_once_its_line_is_settled_and_not_before() {
     };
     let time = Duration::from_millis(300);
     assert!(timed_search(&mut mcts, &mut game, never, time) >= time);
+}
+
+/// `value_blend`: a 2-player playout's rewards are blended with the shapes' value of the
+/// leaf it starts from, the same for every playout from that leaf, where the leaf has at
+/// least `value_min_empties` empty cells on a board of at most `value_max_cells` cells; a
+/// playout anywhere else, or with 3 players, keeps its win-or-loss rewards.
+#[test]
+fn playout_rewards_blend_the_shape_value_where_it_applies() {
+    use omega::mcts::{FastRng, MctsPosition};
+    let rewards_of = |game: &mut Game, config: PlayoutConfig| {
+        let mut scratch = Scratch::new(game);
+        let mut tree = OmegaTree::new(game, &mut scratch, config);
+        let mut amaf = vec![0u8; tree.amaf_len()];
+        let mut rng = FastRng::new(9);
+        (0..40)
+            .map(|_| {
+                let mut rewards = [0.0; 4];
+                tree.playout(&mut rng, &mut amaf, &mut rewards);
+                rewards
+            })
+            .collect::<Vec<_>>()
+    };
+    let blend = |l: f32, min: usize, max: usize| PlayoutConfig {
+        value_blend: l,
+        value_min_empties: min,
+        value_max_cells: max,
+        ..PlayoutConfig::default()
+    };
+    let win_or_loss = |r: &[[f32; 4]], players: usize| {
+        r.iter()
+            .all(|r| r[..players].iter().all(|&x| x == 0.0 || x == 1.0))
+    };
+    let mut game = position(5, 2, 2, 4);
+    let empties = game.empties().len();
+    // The whole reward from the value: one value for every playout, strictly inside (0, 1).
+    let full = rewards_of(&mut game, blend(1.0, empties, 61));
+    let v = full[0][0];
+    assert!(v > 0.0 && v < 1.0, "{v}");
+    assert!(full
+        .iter()
+        .all(|r| (r[0] - v).abs() < 1e-6 && (r[1] - (1.0 - v)).abs() < 1e-6));
+    // A quarter of it: each reward a quarter of the way from the win or loss to the value.
+    let quarter = rewards_of(&mut game, blend(0.25, empties, 61));
+    for r in &quarter {
+        let white_won = r[0] > r[1];
+        let (w, b) = if white_won { (1.0, 0.0) } else { (0.0, 1.0) };
+        assert!((r[0] - (0.75 * w + 0.25 * v)).abs() < 1e-6, "{r:?}");
+        assert!((r[1] - (0.75 * b + 0.25 * (1.0 - v))).abs() < 1e-6, "{r:?}");
+    }
+    // Too few empty cells, too big a board, or three players: no blend.
+    assert!(win_or_loss(
+        &rewards_of(&mut game, blend(1.0, empties + 1, 61)),
+        2
+    ));
+    assert!(win_or_loss(&rewards_of(&mut game, blend(1.0, 0, 60)), 2));
+    assert!(win_or_loss(
+        &rewards_of(&mut position(5, 3, 2, 4), blend(1.0, 0, 61)),
+        3
+    ));
+    let default = MctsOptions::strong().playout;
+    assert_eq!(
+        (
+            default.value_blend,
+            default.value_min_empties,
+            default.value_max_cells
+        ),
+        (0.25, 30, 61)
+    );
+}
+
+/// `value_prior`: with two players the pattern priors move with the shapes' value change of
+/// each move, the mover's way (so some up and some down); with three they stay as they are.
+#[test]
+fn the_shape_value_prior_moves_two_player_priors_only() {
+    let config = |b: f32| PlayoutConfig {
+        pattern_prior: 2.0,
+        value_prior: b,
+        ..PlayoutConfig::default()
+    };
+    for turns in [2, 3] {
+        let game = position(5, 2, turns, 6);
+        let (_, plain) = legal_moves_and_priors(&mut game.clone(), config(0.0));
+        let (_, valued) = legal_moves_and_priors(&mut game.clone(), config(1.0));
+        let (_, against) = legal_moves_and_priors(&mut game.clone(), config(-1.0));
+        let up = plain.iter().zip(&valued).filter(|(p, q)| q > p).count();
+        let down = plain.iter().zip(&valued).filter(|(p, q)| q < p).count();
+        assert!(up > 0 && down > 0, "{up} up, {down} down");
+        // The opposite weight moves each prior the other way.
+        for ((p, q), r) in plain.iter().zip(&valued).zip(&against) {
+            assert_eq!(q > p, r < p, "{p} {q} {r}");
+        }
+    }
+    let game = position(5, 3, 2, 6);
+    let (_, plain) = legal_moves_and_priors(&mut game.clone(), config(0.0));
+    assert_eq!(
+        plain,
+        legal_moves_and_priors(&mut game.clone(), config(1.0)).1
+    );
 }

@@ -10,6 +10,8 @@ mod pattern_weights_4p;
 mod policy;
 mod reply;
 mod score;
+mod shape;
+mod shape_weights;
 mod stones;
 
 pub use learn::{to_source, Choices};
@@ -68,6 +70,18 @@ pub struct PlayoutConfig {
     /// position's moves, `g^a / (g^a + mean^a)`, so that a move as good as the average one
     /// starts at 0.5, whatever the position (off: relative to the mean over all classes).
     pub pattern_centre: bool,
+    /// With two players, each pattern prior's `g^a` is multiplied by `exp(value_prior *
+    /// change)`, where the change is how much the move moves the learnt value of local
+    /// shapes, in logits of the mover's winning (see `shape.rs`; 0 = off).
+    pub value_prior: f32,
+    /// With two players, a playout's rewards are blended with the learnt value of local
+    /// shapes at the leaf it starts from: `(1 - value_blend) r + value_blend v` (0 = off), at
+    /// leaves with at least `value_min_empties` empty cells (nearer the end the playouts
+    /// judge better than the shapes: README, "How the default was found"), on boards of at
+    /// most `value_max_cells` cells (the weights were learnt on side 5).
+    pub value_blend: f32,
+    pub value_min_empties: usize,
+    pub value_max_cells: usize,
     /// The pattern gamma of a cell next to a stone of the previous turn (the last player's
     /// stones) is multiplied by this, for a stone of the placing player's own colour and for
     /// one of another colour (1 = no change). In games of the default, a stone was placed next
@@ -109,6 +123,10 @@ impl Default for PlayoutConfig {
             pattern_prior_other: 0.0,
             pattern_prior_players: MAX_PLAYERS,
             pattern_centre: false,
+            value_prior: 0.0,
+            value_blend: 0.0,
+            value_min_empties: 30,
+            value_max_cells: usize::MAX,
             near_last_own: 1.0,
             near_last_other: 1.0,
             count_weights: DEFAULT_COUNT_WEIGHTS,
@@ -356,6 +374,17 @@ impl MctsPosition for OmegaTree<'_> {
             } else if power != 1.0 {
                 out[start..].iter_mut().for_each(|g| *g = g.powf(power));
             }
+            let beta = self.config.value_prior;
+            if beta != 0.0 && players == 2 {
+                let scratch = &*self.scratch;
+                let board = scratch.stones.board();
+                let shapes = shape::ShapeDeltas::new(board, &scratch.rings, moves.len());
+                // The value is white's: the mover gains with it when it is white's player.
+                let beta = if self.mover() == 0 { beta } else { -beta };
+                for (g, &m) in out[start..].iter_mut().zip(moves) {
+                    *g *= (beta * shapes.delta(m, colour)).exp();
+                }
+            }
             let mean = if self.config.pattern_centre && !moves.is_empty() {
                 let logs: f32 = out[start..].iter().map(|g| g.ln()).sum();
                 (logs / moves.len() as f32).exp()
@@ -498,6 +527,19 @@ impl MctsPosition for OmegaTree<'_> {
         };
         let winner = winner(&scores, k);
         self.rewards(&scores, winner, rewards);
+        let blend = self.config.value_blend;
+        let tree = &self.scratch.stones;
+        let empties = tree.empties().len();
+        if blend > 0.0
+            && k == 2
+            && empties >= self.config.value_min_empties
+            && n <= self.config.value_max_cells
+        {
+            let rings = &self.scratch.rings;
+            let v = shape::white_value(tree.board(), rings, empties, tree.mover(), tree.phase());
+            rewards[0] += blend * (v - rewards[0]);
+            rewards[1] += blend * (1.0 - v - rewards[1]);
+        }
         if replied {
             self.scratch.replies.learn(
                 &self.scratch.empties[..stones],
