@@ -277,6 +277,27 @@ impl<'a> OmegaTree<'a> {
     }
 }
 
+impl OmegaTree<'_> {
+    /// Blends the rewards of a playout from the current position (the leaf) with the
+    /// shapes' value there, where [`PlayoutConfig::value_blend`] applies: two players, at
+    /// least `value_min_empties` empty cells, at most `value_max_cells` cells.
+    fn blend_shape_value(&self, rewards: &mut Rewards) {
+        let blend = self.config.value_blend;
+        let tree = &self.scratch.stones;
+        let empties = tree.empties().len();
+        if blend > 0.0
+            && self.game.players() == 2
+            && empties >= self.config.value_min_empties
+            && self.game.board().cell_count() <= self.config.value_max_cells
+        {
+            let rings = &self.scratch.rings;
+            let v = shape::white_value(tree.board(), rings, empties, tree.mover(), tree.phase());
+            rewards[0] += blend * (v - rewards[0]);
+            rewards[1] += blend * (1.0 - v - rewards[1]);
+        }
+    }
+}
+
 impl MctsPosition for OmegaTree<'_> {
     type Move = Cell;
 
@@ -378,7 +399,8 @@ impl MctsPosition for OmegaTree<'_> {
             if beta != 0.0 && players == 2 {
                 let scratch = &*self.scratch;
                 let board = scratch.stones.board();
-                let shapes = shape::ShapeDeltas::new(board, &scratch.rings, moves.len());
+                let empties = scratch.stones.empties().len();
+                let shapes = shape::ShapeDeltas::new(board, &scratch.rings, empties);
                 // The value is white's: the mover gains with it when it is white's player.
                 let beta = if self.mover() == 0 { beta } else { -beta };
                 for (g, &m) in out[start..].iter_mut().zip(moves) {
@@ -527,19 +549,7 @@ impl MctsPosition for OmegaTree<'_> {
         };
         let winner = winner(&scores, k);
         self.rewards(&scores, winner, rewards);
-        let blend = self.config.value_blend;
-        let tree = &self.scratch.stones;
-        let empties = tree.empties().len();
-        if blend > 0.0
-            && k == 2
-            && empties >= self.config.value_min_empties
-            && n <= self.config.value_max_cells
-        {
-            let rings = &self.scratch.rings;
-            let v = shape::white_value(tree.board(), rings, empties, tree.mover(), tree.phase());
-            rewards[0] += blend * (v - rewards[0]);
-            rewards[1] += blend * (1.0 - v - rewards[1]);
-        }
+        self.blend_shape_value(rewards);
         if replied {
             self.scratch.replies.learn(
                 &self.scratch.empties[..stones],
@@ -585,6 +595,7 @@ impl MctsPosition for OmegaTree<'_> {
         let scores = self.scratch.scorer.scores(amaf, 2);
         let winner = winner(&scores, 2);
         self.rewards(&scores, winner, rewards);
+        self.blend_shape_value(rewards);
         winner
     }
 }
