@@ -27,10 +27,10 @@ fn table() -> &'static Table {
     BUILT.get_or_init(|| {
         let weight = |centre: u16, code: u16| {
             let key = centre as usize * CODES + pattern::canonical(code) as usize;
+            // The list is sorted by key (the script writes it so; the test reads it by a scan).
             SHAPE_WEIGHTS
-                .iter()
-                .find(|e| e.0 as usize == key)
-                .map_or((0.0, 0.0), |&(_, a, b)| (a, b))
+                .binary_search_by_key(&key, |e| e.0 as usize)
+                .map_or((0.0, 0.0), |i| (SHAPE_WEIGHTS[i].1, SHAPE_WEIGHTS[i].2))
         };
         let mut t = Box::new([[(0.0, 0.0); CODES]; 3]);
         for (centre, row) in t.iter_mut().enumerate() {
@@ -59,13 +59,10 @@ fn swap_code(code: u16) -> u16 {
     (0..6).fold(0, |acc, i| acc | (swap(pattern::state(code, i)) << (2 * i)))
 }
 
-/// The centre state of a hexagon from white's side, for a board byte.
+/// The centre state of a hexagon from white's side, for a board byte: the state a ring
+/// reads there (`pattern::states` of white).
 fn centre(stone: u8) -> usize {
-    match stone {
-        0 => SAME as usize,
-        1 => OTHER as usize,
-        _ => EMPTY as usize,
-    }
+    pattern::states(0)[stone as usize] as usize
 }
 
 /// White's chance of winning by the shapes' value, for a 2-player playout `board` (as
