@@ -1254,54 +1254,6 @@ fn playout_rewards_blend_the_shape_value_where_it_applies() {
     );
 }
 
-/// The static values the implicit minimax backups start from are the shapes' value of the
-/// position after each move, for the mover: read from the position before it by each move's
-/// change, they equal the whole value read after the move (as a playout blended wholly with
-/// it scores that position), at a white stone and at a black one, with either player to move.
-#[test]
-fn the_heuristics_are_the_shape_value_after_each_move_for_the_mover() {
-    use omega::mcts::{FastRng, MctsPosition};
-    let whole = PlayoutConfig {
-        value_blend: 1.0,
-        value_min_empties: 0,
-        ..PlayoutConfig::default()
-    };
-    let mut checked = [0; 4];
-    for (turns, seed) in [(2, 4), (3, 5), (6, 6)] {
-        let mut game = position(5, 2, turns, seed);
-        for _ in 0..2 {
-            let moves = game.empties().to_vec();
-            let mover = game.to_move().index();
-            let phase = game.next_stone_colour().index();
-            let mut scratch = Scratch::new(&game);
-            let values = {
-                let mut tree = OmegaTree::new(&mut game, &mut scratch, whole);
-                let mut out = Vec::new();
-                tree.heuristics(&moves, &mut out);
-                out
-            };
-            assert_eq!(values.len(), moves.len());
-            for (&m, &value) in moves.iter().zip(&values) {
-                game.place(m);
-                let mut scratch = Scratch::new(&game);
-                let mut tree = OmegaTree::new(&mut game, &mut scratch, whole);
-                let mut amaf = vec![0u8; tree.amaf_len()];
-                let mut rewards = [0.0; 4];
-                tree.playout(&mut FastRng::new(1), &mut amaf, &mut rewards);
-                game.unplace();
-                assert!(
-                    (value - rewards[mover]).abs() < 1e-4,
-                    "{m}: {value} {rewards:?}"
-                );
-            }
-            checked[2 * mover + phase] += 1;
-            game.place(moves[0]);
-        }
-    }
-    // Every (mover, colour) pair was seen.
-    assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
-}
-
 /// `value_prior`: with two players the pattern priors move with the shapes' value change of
 /// each move, the mover's way (so some up and some down); with three they stay as they are.
 #[test]

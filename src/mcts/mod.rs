@@ -56,14 +56,6 @@ pub trait MctsPosition {
     fn priors(&mut self, moves: &[Self::Move], out: &mut Vec<f32>) {
         let _ = (moves, out);
     }
-    /// A static evaluation of each of `moves` for the mover, its chance of winning after
-    /// the move, each in [0, 1], written to `out` (cleared first), for the implicit minimax
-    /// backups ([`MctsConfig::minimax_weight`], called only when that is on). By default
-    /// 0.5 each: no knowledge.
-    fn heuristics(&mut self, moves: &[Self::Move], out: &mut Vec<f32>) {
-        out.clear();
-        out.resize(moves.len(), 0.5);
-    }
     /// Plays the game to its end from here, fills `amaf` (the tag that ended on every key;
     /// entries for keys never played hold anything else), writes the rewards of every
     /// player and returns the winner. From a terminal position it only scores.
@@ -174,14 +166,6 @@ pub struct MctsConfig {
     /// 100 and 20 playouts' worth in the default, beside which its first few playouts add
     /// little, and its children are a backup's coldest memory.
     pub rave_min_visits: u32,
-    /// Implicit minimax backups (after Lanctot, Winands, Pepels and Sturtevant 2014, "Monte
-    /// Carlo Tree Search with Heuristic Evaluations using Implicit Minimax Backups"): every
-    /// new child keeps the position's static value after its move
-    /// ([`MctsPosition::heuristics`]), a node's value becomes the best of its children's
-    /// for its mover each time a selection scans them, and the selection scores a child
-    /// `(1 - w) q + w h`, its mean q mixed with that minimax value h (0 = off). Two players
-    /// only: the backup takes one player's best and the other's complement.
-    pub minimax_weight: f32,
 }
 
 impl Default for MctsConfig {
@@ -214,7 +198,6 @@ impl Default for MctsConfig {
             leaf_amaf_full: false,
             final_lcb: 0.0,
             rave_min_visits: 0,
-            minimax_weight: 0.0,
         }
     }
 }
@@ -378,8 +361,6 @@ struct Worker<M> {
     path: Vec<Step>,
     moves: Vec<M>,
     priors: Vec<f32>,
-    /// The static values of new children ([`MctsConfig::minimax_weight`]).
-    heuristics: Vec<f32>,
     /// The moves with their priors, best first (progressive widening's order).
     ranked: Vec<(f32, M)>,
     /// By AMAF key, the stamp of the last growth that found a child for the key
@@ -556,11 +537,6 @@ impl<M: PackedMove> Mcts<M> {
             self.config.max_nodes = max_nodes;
             self.tree = Tree::new(max_nodes);
         }
-    }
-
-    /// Sets [`MctsConfig::minimax_weight`] for the searches from now on.
-    pub fn set_minimax_weight(&mut self, weight: f32) {
-        self.config.minimax_weight = weight;
     }
 
     /// Sets [`MctsConfig::prior_visits`] and [`MctsConfig::prior_rave_visits`] for the
@@ -937,7 +913,6 @@ impl<M: PackedMove> Worker<M> {
             path: Vec::new(),
             moves: Vec::new(),
             priors: Vec::new(),
-            heuristics: Vec::new(),
             ranked: Vec::new(),
             written: vec![0; pos.amaf_len()],
             amaf: vec![0; pos.amaf_len()],
@@ -988,9 +963,6 @@ impl<M: PackedMove> Worker<M> {
         if config.ancestor_amaf > 0.0 {
             self.inherit_amaf(mcts, node, first as usize..first as usize + written);
         }
-        if config.minimax_weight > 0.0 {
-            self.set_heuristics(tree, pos, first as usize, 0);
-        }
         tree.publish(node, first, written, count);
         true
     }
@@ -1032,22 +1004,6 @@ impl<M: PackedMove> Worker<M> {
             }
         }
         count
-    }
-
-    /// Writes the static values of `self.moves[from..]` into the children at `first + from`
-    /// on ([`MctsConfig::minimax_weight`]). Contract: those children were just written for
-    /// `self.moves`, from `pos`, and are not published.
-    fn set_heuristics<P: MctsPosition<Move = M>>(
-        &mut self,
-        tree: &Tree<M>,
-        pos: &mut P,
-        first: usize,
-        from: usize,
-    ) {
-        pos.heuristics(&self.moves[from..], &mut self.heuristics);
-        for (i, &h) in self.heuristics.iter().enumerate() {
-            tree.at((first + from + i) as NodeId).set_heuristic(h);
-        }
     }
 
     /// Maps `self.priors` so that 0.5 stands for `mover`'s mean reward so far (see
@@ -1125,9 +1081,6 @@ impl<M: PackedMove> Worker<M> {
                 let start = first as usize;
                 if config.ancestor_amaf > 0.0 {
                     self.inherit_amaf(mcts, node, start + old.len()..start + self.moves.len());
-                }
-                if config.minimax_weight > 0.0 {
-                    self.set_heuristics(tree, pos, start, old.len());
                 }
                 tree.publish(node, first, self.moves.len(), count);
             }
@@ -1461,7 +1414,6 @@ impl<M: PackedMove> Worker<M> {
             prior_rave_visits: c.prior_rave_visits,
             prior_bias: c.prior_bias,
             first_play_urgency: c.first_play_urgency,
-            minimax: c.minimax_weight,
         };
         let (mut children, mut amaf) = tree.slots(range);
         // 1. The memo: a well-visited node takes the child of its last scan again while that
@@ -1500,20 +1452,6 @@ impl<M: PackedMove> Worker<M> {
         let any_proven = self.columns.read(children, amaf);
         if let Some(edges) = own_edges {
             self.columns.add_own(edges);
-        }
-        if c.minimax_weight > 0.0 {
-            // The implicit minimax backup: the node's value for its parent's mover is the
-            // best of its children's for its own mover (the complement when the two differ;
-            // two players). The root has no parent.
-            let best = self.columns.read_heuristics(children);
-            if let Some(up) = self.path.len().checked_sub(2).map(|i| self.path[i].mover) {
-                let value = if up as usize == mover {
-                    best
-                } else {
-                    1.0 - best
-                };
-                parent.set_heuristic(value);
-            }
         }
         let scores = &mut self.scores;
         if scores.len() < len {
@@ -1615,8 +1553,6 @@ struct ScoreWeights {
     prior_rave_visits: f32,
     prior_bias: f32,
     first_play_urgency: f32,
-    /// [`MctsConfig::minimax_weight`].
-    minimax: f32,
 }
 
 impl ScoreWeights {
@@ -1638,12 +1574,6 @@ impl ScoreWeights {
         for i in 0..len {
             scores[i] = self.mean(visits[i], value[i], amaf_visits[i], amaf_value[i], prior[i]);
         }
-        if self.minimax > 0.0 {
-            let w = self.minimax;
-            for (q, &h) in scores.iter_mut().zip(&edges.heuristic[..len]) {
-                *q += w * (h - *q);
-            }
-        }
         if self.additive() {
             for i in 0..len {
                 scores[i] += self.nudge(visits[i], prior[i]);
@@ -1658,10 +1588,7 @@ impl ScoreWeights {
         let visits = (child.visits() + own_visits) as f32;
         let value = (child.value() + own_value) as f32;
         let prior = child.prior();
-        let mut mean = self.mean(visits, value, a.visits(), a.value(), prior);
-        if self.minimax > 0.0 {
-            mean += self.minimax * (child.heuristic() - mean);
-        }
+        let mean = self.mean(visits, value, a.visits(), a.value(), prior);
         if self.additive() {
             mean + self.nudge(visits, prior)
         } else {
@@ -1707,21 +1634,9 @@ struct EdgeStats {
     amaf_visits: Vec<f32>,
     amaf_value: Vec<f32>,
     prior: Vec<f32>,
-    /// The children's implicit minimax values, read only when they are used
-    /// ([`EdgeStats::read_heuristics`]).
-    heuristic: Vec<f32>,
 }
 
 impl EdgeStats {
-    /// Reads the implicit minimax values of `children` into the heuristic column and
-    /// returns the highest (0 when there are none).
-    fn read_heuristics(&mut self, children: &[AtomicNode]) -> f32 {
-        self.heuristic.clear();
-        self.heuristic
-            .extend(children.iter().map(AtomicNode::heuristic));
-        self.heuristic.iter().copied().fold(0.0, f32::max)
-    }
-
     /// Reads the statistics of `children` and their `amaf` (equally long) into the first
     /// columns' entries, growing them if needed; returns whether some child is proven.
     fn read(&mut self, children: &[AtomicNode], amaf: &[Amaf]) -> bool {
@@ -1849,7 +1764,6 @@ mod tests {
                 prior_rave_visits: 20.0,
                 prior_bias,
                 first_play_urgency: 1.0,
-                minimax: 0.0,
             };
             let mut columns = EdgeStats::default();
             assert!(!columns.read(children, amaf));
@@ -1876,7 +1790,6 @@ mod tests {
             prior_rave_visits: 0.0,
             prior_bias: 0.0,
             first_play_urgency: 0.75,
-            minimax: 0.0,
         };
         assert_eq!(weights.score_one(&children[0], &amaf[0], None), 0.75);
         // A proven child is reported.
@@ -1966,16 +1879,6 @@ mod tests {
                     .map(|&m| if m == MOVES - 1 { 0.1 } else { 0.9 }),
             );
         }
-        /// A static value for the mover that looks arbitrary but is fixed by the picks.
-        fn heuristics(&mut self, moves: &[u16], out: &mut Vec<f32>) {
-            let seed: usize = self.picked.iter().map(|&p| p as usize + 1).sum();
-            out.clear();
-            out.extend(
-                moves
-                    .iter()
-                    .map(|&m| ((m as usize * 37 + seed * 11) % 97) as f32 / 97.0),
-            );
-        }
         fn playout(&mut self, _: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize {
             amaf.fill(1);
             let winner = (self.winner)(&self.picked);
@@ -2000,73 +1903,6 @@ mod tests {
         };
         let progress = mcts.search(game, limits, None, |_, _| {}).unwrap();
         (mcts, progress)
-    }
-
-    /// Implicit minimax backups: a new child holds the position's static value after its
-    /// move, and an expanded node the best of its children's for its own mover, turned to
-    /// its parent's mover's side; with a weight of 1 the selection follows those values
-    /// alone, so the most visited move is the best by them; with none, nothing is read or
-    /// written (every child keeps 0.5).
-    #[test]
-    fn implicit_minimax_backs_up_the_best_child_value() {
-        let static_value = |picked: &[u16], m: u16| {
-            let mut game = Picks::new(2);
-            game.picked = picked.to_vec();
-            let mut out = Vec::new();
-            game.heuristics(&[m], &mut out);
-            out[0]
-        };
-        for weight in [0.5, 1.0] {
-            // No proofs, and a winner by the picks' parity, so that the playouts favour no
-            // first move for long and many children are expanded.
-            let config = MctsConfig {
-                minimax_weight: weight,
-                solver: false,
-                ..MctsConfig::default()
-            };
-            let mut game = Picks::new(2);
-            game.winner = |picked| picked.iter().map(|&p| p as usize).sum::<usize>() % 2;
-            let (mcts, _) = search_picks(config, &mut game, 3000);
-            let tree = mcts.tree();
-            let mut expanded = 0;
-            let (mut best, mut most_visited) = ((f32::MIN, 0), (0, 0));
-            for c in tree.at(0).children() {
-                let child = tree.at(c as NodeId);
-                let first: u16 = child.mv();
-                if child.is_expanded() {
-                    expanded += 1;
-                    let mut top = f32::MIN;
-                    for g in child.children() {
-                        let grandchild = tree.at(g as NodeId);
-                        assert_eq!(
-                            grandchild.heuristic(),
-                            static_value(&[first], grandchild.mv())
-                        );
-                        top = top.max(grandchild.heuristic());
-                    }
-                    // The child's mover (player 1) is not the root's (player 0).
-                    assert_eq!(child.heuristic(), 1.0 - top);
-                } else {
-                    assert_eq!(child.heuristic(), static_value(&[], first));
-                }
-                if child.heuristic() > best.0 {
-                    best = (child.heuristic(), c);
-                }
-                if child.visits() > most_visited.0 {
-                    most_visited = (child.visits(), c);
-                }
-            }
-            assert!(expanded >= 2, "weight {weight}: {expanded} expanded");
-            if weight == 1.0 {
-                assert_eq!(most_visited.1, best.1);
-            }
-        }
-        let (mcts, _) = search_picks(MctsConfig::default(), &mut Picks::new(2), 3000);
-        let tree = mcts.tree();
-        assert!(tree
-            .at(0)
-            .children()
-            .all(|c| tree.at(c as NodeId).heuristic() == 0.5));
     }
 
     #[test]

@@ -51,10 +51,6 @@ pub struct AtomicNode {
     visits: AtomicU32,
     /// Prior value of the move for the parent's mover, f32 bits.
     prior: AtomicU32,
-    /// The implicit minimax value of the move for the parent's mover, f32 bits: the
-    /// position's heuristic value after the move, backed up by minimax over the tree below
-    /// as selection passes (see `MctsConfig::minimax_weight`; 0.5 while unused).
-    heuristic: AtomicU32,
     /// Sum of rewards, f64 bits: a root child can see tens of millions of playouts, past the
     /// point where an f32 sum stops counting single rewards.
     value: AtomicU64,
@@ -85,15 +81,6 @@ impl AtomicNode {
     #[inline]
     pub fn prior(&self) -> f32 {
         f32::from_bits(self.prior.load(Relaxed))
-    }
-    #[inline]
-    pub fn heuristic(&self) -> f32 {
-        f32::from_bits(self.heuristic.load(Relaxed))
-    }
-    /// Sets the implicit minimax value (for the parent's mover; see [`AtomicNode::heuristic`]).
-    #[inline]
-    pub fn set_heuristic(&self, value: f32) {
-        self.heuristic.store(value.to_bits(), Relaxed);
     }
     #[inline]
     pub fn proven(&self) -> u8 {
@@ -179,7 +166,6 @@ impl AtomicNode {
         self.children.store(0, Relaxed);
         self.visits.store(0, Relaxed);
         self.prior.store(prior.to_bits(), Relaxed);
-        self.heuristic.store(0.5f32.to_bits(), Relaxed);
         self.value.store(0, Relaxed);
         self.not_proven.store(!UNPROVEN, Relaxed);
         self.claimed.store(false, Relaxed);
@@ -190,7 +176,6 @@ impl AtomicNode {
     fn copy_from(&self, other: &AtomicNode, first: NodeId) {
         self.init(other.mv.load(Relaxed), other.prior());
         self.visits.store(other.visits(), Relaxed);
-        self.heuristic.store(other.heuristic.load(Relaxed), Relaxed);
         self.value.store(other.value.load(Relaxed), Relaxed);
         self.not_proven
             .store(other.not_proven.load(Relaxed), Relaxed);

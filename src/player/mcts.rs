@@ -120,16 +120,6 @@ fn prior_visits_for(options: &MctsOptions, players: usize) -> (f32, f32) {
     }
 }
 
-/// The [`MctsConfig::minimax_weight`] of a search of `game`: the options' own where the
-/// shapes' value applies (two players, at most `playout.value_max_cells` cells), else 0.
-fn minimax_weight_for(options: &MctsOptions, game: &Game) -> f32 {
-    if game.players() == 2 && game.board().cell_count() <= options.playout.value_max_cells {
-        options.search.minimax_weight
-    } else {
-        0.0
-    }
-}
-
 /// Parses a `prior_players` value: player counts joined by `+` ("2+4"; a comma would end the
 /// `--set` item), or "none".
 fn parse_player_counts(value: &str) -> Result<u8, String> {
@@ -295,7 +285,6 @@ impl MctsOptions {
             "leaf_amaf_full" => s.leaf_amaf_full = flag()?,
             "final_lcb" => s.final_lcb = number()?.max(0.0),
             "rave_min_visits" => s.rave_min_visits = number()?.max(0.0) as u32,
-            "minimax_weight" => s.minimax_weight = number()?.clamp(0.0, 1.0),
             "ancestor_ref" => s.ancestor_ref = number()?.max(0.0) as u32,
             "score_weight" => p.score_weight = number()?.clamp(0.0, 1.0),
             "score_scale" => p.score_scale = number()?.max(1e-3),
@@ -531,9 +520,7 @@ impl MctsPlayer {
             let expand_moves = expand_moves_on(&self.options, game.board().cell_count());
             let (prior_visits, prior_rave_visits) = prior_visits_for(&self.options, game.players());
             let (nodes, helper_nodes) = tree_nodes(&self.options, game.players());
-            let minimax_weight = minimax_weight_for(&self.options, game);
             self.trees_mut().enumerate().for_each(|(i, mcts)| {
-                mcts.set_minimax_weight(minimax_weight);
                 mcts.set_expand_moves(expand_moves);
                 mcts.set_prior_visits(prior_visits, prior_rave_visits);
                 mcts.set_max_nodes(if i == 0 { nodes } else { helper_nodes });

@@ -346,27 +346,6 @@ impl MctsPosition for OmegaTree<'_> {
         self.scratch.stones.phase()
     }
 
-    /// The shapes' value after each move, for the mover (see [`shape::ShapeDeltas`]).
-    /// Contract (the player's): used with two players only.
-    fn heuristics(&mut self, moves: &[Cell], out: &mut Vec<f32>) {
-        let stones = &self.scratch.stones;
-        // Weighed at the stage after the stone (see `white_values_after`).
-        let after = stones.empties().len().saturating_sub(1);
-        let shapes = shape::ShapeDeltas::new(stones.board(), &self.scratch.rings, after);
-        let (colour, mover) = (stones.phase(), stones.mover());
-        // The position after the stone: the other colour next, and after black's stone
-        // the other player's turn.
-        let (next_mover, next_phase) = if colour == 0 {
-            (mover, 1)
-        } else {
-            (1 - mover, 0)
-        };
-        shapes.white_values_after(moves, colour, next_mover, next_phase, out);
-        if mover == 1 {
-            out.iter_mut().for_each(|v| *v = 1.0 - *v);
-        }
-    }
-
     fn priors(&mut self, moves: &[Cell], out: &mut Vec<f32>) {
         let power = self.config.pattern_prior;
         let players = self.game.players();

@@ -78,18 +78,13 @@ pub fn white_value(board: &[u8], rings: &[[Cell; 6]], empties: usize, mover: u8,
         staged += b;
     }
     let stage = empties as f32 / rings.len() as f32;
-    logistic(fixed + stage * staged + base_logit(stage, mover, phase))
-}
-
-/// The terms of the value's logit outside the hexagons: the intercept, the stage, the mover
-/// and the phase.
-fn base_logit(stage: f32, mover: u8, phase: u8) -> f32 {
     let [intercept, per_stage, per_mover, per_phase] = SHAPE_BASE;
-    intercept + per_stage * stage + per_mover * f32::from(mover) + per_phase * f32::from(phase)
-}
-
-fn logistic(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
+    let logit = intercept
+        + fixed
+        + stage * (per_stage + staged)
+        + per_mover * f32::from(mover)
+        + per_phase * f32::from(phase);
+    1.0 / (1.0 + (-logit).exp())
 }
 
 /// Reads a position's hexagons once and gives the value changes of its moves.
@@ -124,29 +119,8 @@ impl<'a> ShapeDeltas<'a> {
         a + self.stage * b
     }
 
-    /// White's chance of winning after a stone of `colour` on each of `moves`, as
-    /// [`white_value`] reads the position after it, written to `out` (cleared first);
-    /// `mover` and `phase` are that position's. Contract: `new` was given the empty cells
-    /// of the position after the move (one fewer than the board it read has), so that the
-    /// hexagons weigh at that stage; every move is an empty cell of that board.
-    pub fn white_values_after(
-        &self,
-        moves: &[Cell],
-        colour: u8,
-        mover: u8,
-        phase: u8,
-        out: &mut Vec<f32>,
-    ) {
-        let base = self.value() + base_logit(self.stage, mover, phase);
-        out.clear();
-        out.extend(
-            moves
-                .iter()
-                .map(|&m| logistic(base + self.delta(m, colour))),
-        );
-    }
-
     /// The logit of white's winning less the constant terms: every hexagon's weight.
+    #[cfg(test)]
     pub fn value(&self) -> f32 {
         self.hexagons
             .iter()
