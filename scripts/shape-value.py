@@ -20,13 +20,18 @@ times 4096 plus the least ring code among the twelve images, the codes of
 src/playout/pattern.rs) and the two weights of its count, in logits of white's winning: `w0 + w1 * stage` for each hexagon of the class on white's side,
 less that for each on black's side.
 
-Figures of the thirty-fourth session (README, "How the default was found"). Needs numpy; a
-minute or two for 7,000 games.
+With `--groups` it also fits the hexagons with value-study.py's 24 group features beside
+them (with the features times the stage and times the phase), to ask what the groups would
+add to a value the tree could read with a group scan at each leaf.
+
+Figures of the thirty-fourth session, and with `--groups` of the thirty-fifth (README, "How
+the default was found"). Needs numpy; about five minutes for 7,000 games, and with
+`--groups` half an hour at the lowest priority beside a match.
 
     omega-match --size 5 --engine "omega --threads 1 --playouts 10000" \\
         --engine "omega --threads 1 --playouts 10000 --seed 7" --games 3200 \\
         --openings random:1 --seed 4001 --concurrency 2 --records DIR
-    python3 scripts/shape-value.py DIR... [--export src/playout/shape_weights.rs]
+    python3 scripts/shape-value.py DIR... [--groups] [--export src/playout/shape_weights.rs]
 """
 import glob
 import importlib.util
@@ -151,6 +156,8 @@ def export(path, base, keys, w0, w1, games):
 
 def main():
     args = sys.argv[1:]
+    groups = "--groups" in args
+    args = [a for a in args if a != "--groups"]
     target = None
     if "--export" in args:
         i = args.index("--export")
@@ -174,6 +181,11 @@ def main():
     models = {"stage, mover": fit(base, y, train, iterations=15)[0]}
     terms = np.column_stack([base, x, x * stage[:, None]])
     models["+ hexagons, by stage"] = fit(terms, y, train, iterations=15)[0]
+    if groups:
+        f = np.array([value_study.features(list(b[:len(CELLS)])) for b in boards])
+        group_terms = [f, f * stage[:, None], f * phase[:, None]]
+        models["+ group features"] = fit(np.column_stack([terms] + group_terms), y, train,
+                                         iterations=15)[0]
     value_study.print_scores(models, y, test, empties)
     if target:
         # The table is fitted again on every game, held-out ones too.
