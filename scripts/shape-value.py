@@ -11,14 +11,15 @@ the classes' counts, white's side less black's, the counts times the stage (empt
 cells), the stage, the mover and the phase, and prints, on the other games, the Brier score
 and log-loss by empty cells beside those of the stage, mover and phase alone.
 
-Unlike value-study.py it reads no random fills and no groups: the tree search has neither
-at hand when it expands a node, but can read the hexagons around each move cheaply, so this
-is the value the search can use (`value_prior`, src/playout/shape.rs). With `--export FILE`
+Unlike value-study.py its model reads no random fills and no groups: the tree search has
+neither at hand at a leaf, but can read the hexagons cheaply, so this is the value the
+search uses (`value_blend` and `value_prior`, src/playout/shape.rs). With `--export FILE`
 it fits the model again on every game and writes the weights as Rust source for that
 file's table: for every class seen at least MIN_COUNT times, its key (the centre's state
 times 4096 plus the least ring code among the twelve images, the codes of
-src/playout/pattern.rs) and the two weights of its count, in logits of white's winning: `w0 + w1 * stage` for each hexagon of the class on white's side,
-less that for each on black's side.
+src/playout/pattern.rs) and the two weights of its count, in logits of white's winning:
+`w0 + w1 * stage` for each hexagon of the class on white's side, less that for each on
+black's side.
 
 With `--groups` it also fits the hexagons with value-study.py's 24 group features beside
 them (with the features times the stage and times the phase), to ask what the groups would
