@@ -5,21 +5,18 @@ Reads the 2-player side-5 game records of each DIR (omega-match `--records DIR`)
 position from the fifth turn to the twenty-seventh, at each turn's start and after its white
 stone (as value-study.py does), and reads every cell's hexagon (the cell and its six
 neighbours, each empty, own, the other colour's or off the board) as a class up to the
-hexagon's twelve symmetries, from white's side and from black's, and by the cell's region
-(its distance from the edge, 0 to 3 and more: src/playout/shape.rs's `region_rows`). It fits
-a logistic model of the game's winner (L-BFGS on sparse columns, scipy's, L2 of 1e-5 on the
-mean log-loss) on the games not numbered 0 mod 5 from the (region, class) pairs' counts,
-white's side less black's, the counts times the stage (empty cells over cells), the stage,
-the mover and the phase, and prints, on the other games, the Brier score and log-loss by
-empty cells beside those of the stage, mover and phase alone and of the classes without
-the regions.
+hexagon's twelve symmetries, from white's side and from black's. It fits a logistic model of
+the game's winner (Newton's method, L2 of 1e-3 a row) on the games not numbered 0 mod 5 from
+the classes' counts, white's side less black's, the counts times the stage (empty cells over
+cells), the stage, the mover and the phase, and prints, on the other games, the Brier score
+and log-loss by empty cells beside those of the stage, mover and phase alone.
 
 Unlike value-study.py its model reads no random fills and no groups: the tree search has
 neither at hand at a leaf, but can read the hexagons cheaply, so this is the value the
 search uses (`value_blend` and `value_prior`, src/playout/shape.rs). With `--export FILE`
 it fits the model again on every game and writes the weights as Rust source for that
-file's table: for every (region, class) pair seen at least MIN_COUNT times, its key (the
-region times 16384, the centre's state times 4096, plus the least ring code among the twelve images, the codes of
+file's table: for every class seen at least MIN_COUNT times, its key (the centre's state
+times 4096 plus the least ring code among the twelve images, the codes of
 src/playout/pattern.rs) and the two weights of its count, in logits of white's winning:
 `w0 + w1 * stage` for each hexagon of the class on white's side, less that for each on
 black's side.
@@ -29,7 +26,7 @@ them (with the features times the stage and times the phase), to ask what the gr
 add to a value the tree could read with a group scan at each leaf.
 
 Figures of the thirty-fourth session, and with `--groups` of the thirty-fifth (README, "How
-the default was found"). Needs numpy and scipy; about five minutes for 7,000 games, and with
+the default was found"). Needs numpy; about five minutes for 7,000 games, and with
 `--groups` half an hour at the lowest priority beside a match.
 
     omega-match --size 5 --engine "omega --threads 1 --playouts 10000" \\
@@ -43,7 +40,6 @@ import os
 import sys
 
 import numpy as np
-from scipy import optimize, sparse
 
 # The logistic fit, the scores' table and the board are value-study.py's.
 _spec = importlib.util.spec_from_file_location(
@@ -60,7 +56,6 @@ RING = np.array([[n if n >= 0 else OUTSIDE_CELL for n in ring] for ring in value
 EMPTY, WHITE, BLACK, OFF = 0, 1, 2, 3
 MIN_COUNT = 30
 CODES = 1 << 12
-REGIONS = 4
 
 
 def canonical_codes():
@@ -124,55 +119,21 @@ def hexagon_keys(boards, canon):
     return out
 
 
-def edge_regions():
-    """Each cell's region: its distance from the board's edge (0 on the edge), 3 and more
-    together; src/playout/shape.rs's `regions`."""
-    s = value_study.SIDE - 1
-    return np.array([min(s - max(abs(c - s), abs(r - s), abs(c - r)), REGIONS - 1)
-                     for c, r in CELLS])
-
-
-def class_columns(white, black, stage, regions, train):
-    """The sparse columns of the hexagons: for each (region, class) seen MIN_COUNT times in
-    the `train` rows, its count white's side less black's and that count times the stage;
-    and the keys in column order (region * 16384 + centre state * 4096 + ring class)."""
-    n = len(white)
-    by_region = regions[None, :] * (4 * CODES)
-    sides = (white + by_region, black + by_region)
-    keys, seen = np.unique(np.concatenate([side[train].ravel() for side in sides]),
+def class_counts(white, black, train):
+    """The counts of the classes seen MIN_COUNT times in the `train` rows, white's side less
+    black's, and the classes' keys in column order."""
+    keys, seen = np.unique(np.concatenate([white[train].ravel(), black[train].ravel()]),
                            return_counts=True)
     keys = keys[seen >= MIN_COUNT]
-    k = len(keys)
-    position = np.repeat(np.arange(n), len(CELLS))
-    rows, cols, vals = [], [], []
-    for side, sign in zip(sides, (1.0, -1.0)):
-        flat = side.ravel()
-        col = np.minimum(np.searchsorted(keys, flat), k - 1)
-        kept = keys[col] == flat
-        r, c = position[kept], col[kept]
-        rows += [r, r]
-        cols += [c, c + k]
-        vals += [np.full(len(r), sign), sign * stage[r]]
-    x = sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                          shape=(n, 2 * k))
+    column = {k: i for i, k in enumerate(keys)}
+    x = np.zeros((len(white), len(keys)), dtype=np.float32)
+    lookup = np.vectorize(lambda k: column.get(k, -1))
+    for side, sign in ((white, 1.0), (black, -1.0)):
+        cols = lookup(side)
+        rows = np.repeat(np.arange(len(side)), side.shape[1]).reshape(side.shape)
+        kept = cols >= 0
+        np.add.at(x, (rows[kept], cols[kept]), sign)
     return x, keys
-
-
-def sparse_fit(x, y, train, l2=1e-5):
-    """A logistic regression on the sparse columns `x`, fitted on the `train` rows by L-BFGS
-    (mean log-loss plus `l2` / 2 times the weights' squares, the intercept free): every
-    row's prediction, and the intercept and the weights."""
-    xt, yt = x[train], y[train]
-
-    def loss(w):
-        z = xt @ w[1:] + w[0]
-        residual = (1 / (1 + np.exp(-z)) - yt) / len(yt)
-        value = np.mean(np.logaddexp(0, z) - yt * z) + 0.5 * l2 * w[1:] @ w[1:]
-        return value, np.concatenate([[residual.sum()], xt.T @ residual + l2 * w[1:]])
-
-    w = optimize.minimize(loss, np.zeros(x.shape[1] + 1), jac=True, method="L-BFGS-B",
-                          options={"maxiter": 3000}).x
-    return 1 / (1 + np.exp(-(x @ w[1:] + w[0]))), w
 
 
 def export(path, base, keys, w0, w1, games):
@@ -185,8 +146,8 @@ def export(path, base, keys, w0, w1, games):
         f.write("/// The intercept and the weights of the stage, the mover and the phase.\n")
         f.write("pub const SHAPE_BASE: [f32; 4] = [" + ", ".join(f"{b:.5f}" for b in base)
                 + "];\n\n")
-        f.write("/// The hexagon classes by region: (region * 16384 + centre state * 4096 + ring "
-                "class,\n/// weight, weight per unit of stage).\n")
+        f.write("/// The hexagon classes: (centre state * 4096 + ring class, weight, weight per "
+                "unit of stage).\n")
         f.write("#[rustfmt::skip]\n")
         f.write(f"pub const SHAPE_WEIGHTS: [(u16, f32, f32); {len(keys)}] = [\n")
         for k, a, b in zip(keys, w0, w1):
@@ -213,29 +174,25 @@ def main():
     test = game % 5 == 0
     train = ~test
     white, black = hexagon_keys(boards, canonical_codes())
-    base = np.column_stack([stage, mover, phase])
-    one_region = np.zeros(len(CELLS), dtype=np.int64)
-    x_one, keys_one = class_columns(white, black, stage, one_region, train)
-    x, keys = class_columns(white, black, stage, edge_regions(), train)
+    x, keys = class_counts(white, black, train)
     print(f"{len(y)} positions of {int(game.max()) + 1} games; white won {y.mean():.3f}; "
-          f"seen {MIN_COUNT} times or more: {len(keys_one)} hexagon classes, "
-          f"{len(keys)} (region, class) pairs")
-    models = {"stage, mover": value_study.fit(base, y, train, iterations=15)}
-    models["+ hexagons"] = sparse_fit(sparse.hstack([base, x_one]).tocsr(), y, train)[0]
-    terms = sparse.hstack([base, x]).tocsr()
-    models["+ by region"] = sparse_fit(terms, y, train)[0]
+          f"{len(keys)} hexagon classes seen {MIN_COUNT} times or more")
+    base = np.column_stack([stage, mover, phase])
+    fit = value_study.fit_with_weights
+    models = {"stage, mover": fit(base, y, train, iterations=15)[0]}
+    terms = np.column_stack([base, x, x * stage[:, None]])
+    models["+ hexagons, by stage"] = fit(terms, y, train, iterations=15)[0]
     if groups:
         f = np.array([value_study.features(list(b[:len(CELLS)])) for b in boards])
-        # The group features' scales differ from the counts': standardised for the fit.
-        f = np.column_stack([f, f * stage[:, None], f * phase[:, None]])
-        f = (f - f[train].mean(0)) / (f[train].std(0) + 1e-9)
-        models["+ group features"] = sparse_fit(sparse.hstack([terms, f]).tocsr(), y,
-                                                train)[0]
+        group_terms = [f, f * stage[:, None], f * phase[:, None]]
+        models["+ group features"] = fit(np.column_stack([terms] + group_terms), y, train,
+                                         iterations=15)[0]
     value_study.print_scores(models, y, test, empties)
     if target:
         # The table is fitted again on every game, held-out ones too.
-        x, keys = class_columns(white, black, stage, edge_regions(), game >= 0)
-        w = sparse_fit(sparse.hstack([base, x]).tocsr(), y, game >= 0)[1]
+        x, keys = class_counts(white, black, game >= 0)
+        terms = np.column_stack([base, x, x * stage[:, None]])
+        w = fit(terms, y, game >= 0, iterations=15)[1]
         k = len(keys)
         export(target, w[:4], keys, w[4:4 + k], w[4 + k:], int(game.max()) + 1)
         print(f"wrote {target}")

@@ -60,11 +60,6 @@ pub trait MctsPosition {
     /// entries for keys never played hold anything else), writes the rewards of every
     /// player and returns the winner. From a terminal position it only scores.
     fn playout(&mut self, rng: &mut FastRng, amaf: &mut [u8], rewards: &mut Rewards) -> usize;
-    /// Blends a static value of this position (the leaf a descent reached) into `rewards`,
-    /// the rewards of its playouts, for the path's edges. Contract: called at the leaf,
-    /// right after its playouts and before any `undo`. By default the rewards stay as they
-    /// are.
-    fn blend_leaf_value(&self, _rewards: &mut Rewards) {}
     /// Another playout from the same position, as [`MctsPosition::playout`]: a batch of
     /// [`MctsConfig::leaf_playouts`] asks for one right after each of its odd-numbered
     /// playouts, and a position may make it that playout's antithetic twin (the same random
@@ -171,11 +166,6 @@ pub struct MctsConfig {
     /// 100 and 20 playouts' worth in the default, beside which its first few playouts add
     /// little, and its children are a backup's coldest memory.
     pub rave_min_visits: u32,
-    /// How much of the leaf's value ([`MctsPosition::blend_leaf_value`]) the path's edges
-    /// and the RAVE statistics get: each gets the playouts' own rewards plus this times the
-    /// change the blend makes (1 = the blend as the position gives it, 0 = none).
-    pub edge_blend: f32,
-    pub rave_blend: f32,
 }
 
 impl Default for MctsConfig {
@@ -208,8 +198,6 @@ impl Default for MctsConfig {
             leaf_amaf_full: false,
             final_lcb: 0.0,
             rave_min_visits: 0,
-            edge_blend: 1.0,
-            rave_blend: 1.0,
         }
     }
 }
@@ -1237,18 +1225,6 @@ impl<M: PackedMove> Worker<M> {
                 }
             }
         }
-        // The leaf's static value, blended into what the path's edges get (and what the RAVE
-        // statistics get unless they take the playouts' own rewards).
-        let mut edge_rewards = self.rewards;
-        if played_out {
-            let mut blended = self.rewards;
-            pos.blend_leaf_value(&mut blended);
-            for p in 0..self.players {
-                let change = blended[p] - self.rewards[p];
-                edge_rewards[p] = self.rewards[p] + config.edge_blend * change;
-                self.rewards[p] += config.rave_blend * change;
-            }
-        }
         for _ in 1..self.path.len() {
             pos.undo();
         }
@@ -1256,7 +1232,7 @@ impl<M: PackedMove> Worker<M> {
             let players = self.players;
             let sums = &mut self.reward_sums[..players];
             sums.iter_mut()
-                .zip(&edge_rewards[..players])
+                .zip(&self.rewards[..players])
                 .for_each(|(s, r)| *s += r);
             self.reward_count += 1.0;
         }
@@ -1264,7 +1240,7 @@ impl<M: PackedMove> Worker<M> {
         // 4. Backup: every edge of the path gets the reward of the player who chose it, and
         // every sibling whose move the playout made gets it in its RAVE statistics.
         for w in self.path.windows(2) {
-            let reward = edge_rewards[w[0].mover as usize] as f64;
+            let reward = self.rewards[w[0].mover as usize] as f64;
             if self.is_hot(tree.at(w[0].node)) {
                 self.deferred.add_value(tree, w[0].node, w[1].node, reward);
             } else {

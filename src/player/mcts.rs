@@ -285,8 +285,6 @@ impl MctsOptions {
             "leaf_amaf_full" => s.leaf_amaf_full = flag()?,
             "final_lcb" => s.final_lcb = number()?.max(0.0),
             "rave_min_visits" => s.rave_min_visits = number()?.max(0.0) as u32,
-            "edge_blend" => s.edge_blend = number()?,
-            "rave_blend" => s.rave_blend = number()?,
             "ancestor_ref" => s.ancestor_ref = number()?.max(0.0) as u32,
             "score_weight" => p.score_weight = number()?.clamp(0.0, 1.0),
             "score_scale" => p.score_scale = number()?.max(1e-3),

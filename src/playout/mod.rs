@@ -146,8 +146,6 @@ pub struct Scratch {
     /// sum of its owner's rewards.
     mast: Vec<(f32, f32)>,
     rings: Vec<[Cell; 6]>,
-    /// By cell, its region's first row in the shapes' table (`shape::region_rows`).
-    region_rows: Vec<u8>,
     groups: PlayoutGroups,
     empties: Vec<Cell>,
     replies: reply::Replies,
@@ -169,7 +167,6 @@ impl Scratch {
             scorer: Scorer::new(game.board()),
             mast: vec![(0.0, 0.0); MAX_PLAYERS * game.board().cell_count()],
             rings: pattern::rings(game.board()),
-            region_rows: shape::region_rows(game.board()),
             groups: PlayoutGroups::default(),
             empties: Vec::with_capacity(game.board().cell_count()),
             replies: reply::Replies::new(game.board().cell_count(), game.players()),
@@ -293,15 +290,8 @@ impl OmegaTree<'_> {
             && empties >= self.config.value_min_empties
             && self.game.board().cell_count() <= self.config.value_max_cells
         {
-            let (rings, rows) = (&self.scratch.rings, &self.scratch.region_rows);
-            let v = shape::white_value(
-                tree.board(),
-                rings,
-                rows,
-                empties,
-                tree.mover(),
-                tree.phase(),
-            );
+            let rings = &self.scratch.rings;
+            let v = shape::white_value(tree.board(), rings, empties, tree.mover(), tree.phase());
             rewards[0] += blend * (v - rewards[0]);
             rewards[1] += blend * (1.0 - v - rewards[1]);
         }
@@ -339,10 +329,6 @@ impl MctsPosition for OmegaTree<'_> {
     #[inline]
     fn undo(&mut self) {
         self.scratch.stones.unplace();
-    }
-
-    fn blend_leaf_value(&self, rewards: &mut Rewards) {
-        self.blend_shape_value(rewards);
     }
 
     fn amaf_len(&self) -> usize {
@@ -414,8 +400,7 @@ impl MctsPosition for OmegaTree<'_> {
                 let scratch = &*self.scratch;
                 let board = scratch.stones.board();
                 let empties = scratch.stones.empties().len();
-                let shapes =
-                    shape::ShapeDeltas::new(board, &scratch.rings, &scratch.region_rows, empties);
+                let shapes = shape::ShapeDeltas::new(board, &scratch.rings, empties);
                 // The value is white's: the mover gains with it when it is white's player.
                 let beta = if self.mover() == 0 { beta } else { -beta };
                 for (g, &m) in out[start..].iter_mut().zip(moves) {
@@ -564,6 +549,7 @@ impl MctsPosition for OmegaTree<'_> {
         };
         let winner = winner(&scores, k);
         self.rewards(&scores, winner, rewards);
+        self.blend_shape_value(rewards);
         if replied {
             self.scratch.replies.learn(
                 &self.scratch.empties[..stones],
@@ -609,6 +595,7 @@ impl MctsPosition for OmegaTree<'_> {
         let scores = self.scratch.scorer.scores(amaf, 2);
         let winner = winner(&scores, 2);
         self.rewards(&scores, winner, rewards);
+        self.blend_shape_value(rewards);
         winner
     }
 }

@@ -14,62 +14,35 @@
 
 use super::pattern::{self, CODES, EMPTY, OTHER, SAME};
 use super::shape_weights::{SHAPE_BASE, SHAPE_WEIGHTS};
-use crate::board::{Board, Cell, Coord};
+use crate::board::Cell;
 use std::sync::OnceLock;
 
-/// The regions a hexagon's class is told apart by: the cell's distance from the board's
-/// edge, 0 on the edge, 1 and 2 inside it, 3 for every cell further in. A shape near the
-/// edge is not worth what the same shape is worth in the middle (a group there can grow on
-/// fewer sides), and the ring codes see the edge only where the ring crosses it: on 2026-11-30's
-/// fit the regions took a seventh off the value's Brier score at 31-53 empty cells.
-pub const REGIONS: usize = 4;
-
-/// The rows of the table: a region's three centre states.
-const ROWS: usize = REGIONS * 3;
-
 /// The net weights `(w, w per unit of stage)` of a hexagon, its class's weight from white's
-/// side less that of its colours swapped from black's, by row (the cell's region times 3
-/// plus the centre's state from white's side: empty, white, black) and the ring's code from
-/// white's side: one read a cell.
-type Table = [[(f32, f32); CODES]; ROWS];
+/// side less that of its colours swapped from black's, by the centre's state from white's
+/// side (empty, white, black) and the ring's code from white's side: one read a cell.
+type Table = [[(f32, f32); CODES]; 3];
 
 fn table() -> &'static Table {
     static BUILT: OnceLock<Box<Table>> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let weight = |region: usize, centre: u16, code: u16| {
-            let key =
-                region * 4 * CODES + centre as usize * CODES + pattern::canonical(code) as usize;
+        let weight = |centre: u16, code: u16| {
+            let key = centre as usize * CODES + pattern::canonical(code) as usize;
             // The list is sorted by key (the script writes it so; the test reads it by a scan).
             SHAPE_WEIGHTS
                 .binary_search_by_key(&key, |e| e.0 as usize)
                 .map_or((0.0, 0.0), |i| (SHAPE_WEIGHTS[i].1, SHAPE_WEIGHTS[i].2))
         };
-        let mut t = Box::new([[(0.0, 0.0); CODES]; ROWS]);
-        for (row_index, row) in t.iter_mut().enumerate() {
-            let (region, centre) = (row_index / 3, (row_index % 3) as u16);
+        let mut t = Box::new([[(0.0, 0.0); CODES]; 3]);
+        for (centre, row) in t.iter_mut().enumerate() {
             for (code, w) in row.iter_mut().enumerate() {
-                let code = code as u16;
-                let (wa, wb) = weight(region, centre, code);
-                let (ba, bb) = weight(region, swap(centre), swap_code(code));
+                let (code, centre) = (code as u16, centre as u16);
+                let (wa, wb) = weight(centre, code);
+                let (ba, bb) = weight(swap(centre), swap_code(code));
                 *w = (wa - ba, wb - bb);
             }
         }
         t
     })
-}
-
-/// Each cell's region (see [`REGIONS`]) times 3: the first row of its hexagons in the table.
-pub fn region_rows(board: &Board) -> Vec<u8> {
-    let s = board.side() as i64 - 1;
-    board
-        .cells()
-        .map(|cell| {
-            let Coord { col, row } = board.coord(cell);
-            let (c, r) = (col as i64, row as i64);
-            let from_centre = (c - s).abs().max((r - s).abs()).max((c - r).abs());
-            ((s - from_centre).min(REGIONS as i64 - 1) * 3) as u8
-        })
-        .collect()
 }
 
 /// A state seen from the other colour's side: own and other swap.
@@ -93,21 +66,14 @@ fn centre(stone: u8) -> usize {
 }
 
 /// White's chance of winning by the shapes' value, for a 2-player playout `board` (as
-/// [`ShapeDeltas::new`] takes it, with its `rings` and `region_rows`) with `empties` empty
-/// cells, `mover` to move (0 white's player) and `phase` the colour of the next stone.
-pub fn white_value(
-    board: &[u8],
-    rings: &[[Cell; 6]],
-    region_rows: &[u8],
-    empties: usize,
-    mover: u8,
-    phase: u8,
-) -> f32 {
+/// [`ShapeDeltas::new`] takes it) with `empties` empty cells, `mover` to move (0 white's
+/// player) and `phase` the colour of the next stone.
+pub fn white_value(board: &[u8], rings: &[[Cell; 6]], empties: usize, mover: u8, phase: u8) -> f32 {
     let white = pattern::states(0);
     let t = table();
     let (mut fixed, mut staged) = (0.0, 0.0);
-    for ((ring, &stone), &row) in rings.iter().zip(board).zip(region_rows) {
-        let (a, b) = t[row as usize + centre(stone)][pattern::code(board, ring, &white) as usize];
+    for (ring, &stone) in rings.iter().zip(board) {
+        let (a, b) = t[centre(stone)][pattern::code(board, ring, &white) as usize];
         fixed += a;
         staged += b;
     }
@@ -124,48 +90,32 @@ pub fn white_value(
 /// Reads a position's hexagons once and gives the value changes of its moves.
 pub struct ShapeDeltas<'a> {
     rings: &'a [[Cell; 6]],
-    /// Each cell's table row (region and centre state from white's side) and ring code from
-    /// white's side.
+    /// Each cell's centre state and ring code from white's side.
     hexagons: Vec<(usize, u16)>,
-    /// Each cell's region times 3.
-    region_rows: &'a [u8],
     stage: f32,
 }
 
 impl<'a> ShapeDeltas<'a> {
     /// Contract: `board` is a 2-player playout board (white 0, black 1, empty `NO_STONE`,
-    /// the last entry `OFF_BOARD`), `rings` its cells' rings (`pattern::rings`) and
-    /// `region_rows` its cells' [`region_rows`].
-    pub fn new(
-        board: &[u8],
-        rings: &'a [[Cell; 6]],
-        region_rows: &'a [u8],
-        empties: usize,
-    ) -> ShapeDeltas<'a> {
+    /// the last entry `OFF_BOARD`) and `rings` its cells' rings (`pattern::rings`).
+    pub fn new(board: &[u8], rings: &'a [[Cell; 6]], empties: usize) -> ShapeDeltas<'a> {
         let white = pattern::states(0);
         let hexagons = rings
             .iter()
             .zip(board)
-            .zip(region_rows)
-            .map(|((ring, &stone), &row)| {
-                (
-                    row as usize + centre(stone),
-                    pattern::code(board, ring, &white),
-                )
-            })
+            .map(|(ring, &stone)| (centre(stone), pattern::code(board, ring, &white)))
             .collect();
         ShapeDeltas {
             rings,
             hexagons,
-            region_rows,
             stage: empties as f32 / rings.len() as f32,
         }
     }
 
     /// A hexagon's net weight at this stage.
     #[inline]
-    fn weight(&self, row: usize, code: u16) -> f32 {
-        let (a, b) = table()[row][code as usize];
+    fn weight(&self, centre: usize, code: u16) -> f32 {
+        let (a, b) = table()[centre][code as usize];
         a + self.stage * b
     }
 
@@ -182,13 +132,8 @@ impl<'a> ShapeDeltas<'a> {
     /// black) goes on the empty cell `m`. Contract: `m` is empty on the board read by `new`.
     pub fn delta(&self, m: Cell, colour: u8) -> f32 {
         let placed = centre(colour);
-        let (empty_row, code) = self.hexagons[m as usize];
-        debug_assert_eq!(
-            empty_row,
-            self.region_rows[m as usize] as usize + EMPTY as usize
-        );
-        let row = self.region_rows[m as usize] as usize;
-        let mut delta = self.weight(row + placed, code) - self.weight(empty_row, code);
+        let code = self.hexagons[m as usize].1;
+        let mut delta = self.weight(placed, code) - self.weight(EMPTY as usize, code);
         // Seen from a neighbour, `m` lies in the opposite direction; it was empty (0 bits).
         for (d, &n) in self.rings[m as usize].iter().enumerate() {
             let Some(&(c, code)) = self.hexagons.get(n as usize) else {
@@ -217,7 +162,6 @@ mod tests {
         for side in [2, 3, 5, 7] {
             let board = Board::new(side);
             let rings = pattern::rings(&board);
-            let rows = region_rows(&board);
             let n = board.cell_count();
             for _ in 0..20 {
                 let fill = rng.gen_range(0.0..0.9);
@@ -229,19 +173,17 @@ mod tests {
                     .collect();
                 stones.push(OFF_BOARD);
                 let empties = stones.iter().filter(|&&s| s == NO_STONE).count();
-                let before = ShapeDeltas::new(&stones, &rings, &rows, empties);
+                let before = ShapeDeltas::new(&stones, &rings, empties);
                 let swapped: Vec<u8> = stones
                     .iter()
                     .map(|&s| if s < 2 { 1 - s } else { s })
                     .collect();
-                let mirror = ShapeDeltas::new(&swapped, &rings, &rows, empties);
+                let mirror = ShapeDeltas::new(&swapped, &rings, empties);
                 assert!((before.value() + mirror.value()).abs() < 1e-3);
                 // The folded table gives the definition's sum: each hexagon's class weight
                 // from white's side less that from black's, read from the learnt list.
-                let raw = |cell: usize, centre: u16, code: u16| {
-                    let region = rows[cell] as usize / 3;
-                    let key =
-                        (region * 4 + centre as usize) * CODES + pattern::canonical(code) as usize;
+                let raw = |centre: u16, code: u16| {
+                    let key = centre as usize * CODES + pattern::canonical(code) as usize;
                     let e = SHAPE_WEIGHTS.iter().find(|e| e.0 as usize == key);
                     e.map_or(0.0, |&(_, a, b)| a + b * empties as f32 / n as f32)
                 };
@@ -254,7 +196,7 @@ mod tests {
                     .map(|c| {
                         let white = pattern::code(&stones, &rings[c], &pattern::states(0));
                         let black = pattern::code(&stones, &rings[c], &pattern::states(1));
-                        raw(c, state(stones[c], 0), white) - raw(c, state(stones[c], 1), black)
+                        raw(state(stones[c], 0), white) - raw(state(stones[c], 1), black)
                     })
                     .sum();
                 assert!((definition - before.value()).abs() < 1e-3);
@@ -262,7 +204,7 @@ mod tests {
                 let [intercept, per_stage, per_mover, per_phase] = SHAPE_BASE;
                 let stage = empties as f32 / n as f32;
                 let logit = before.value() + intercept + per_stage * stage + per_mover + per_phase;
-                let p = white_value(&stones, &rings, &rows, empties, 1, 1);
+                let p = white_value(&stones, &rings, empties, 1, 1);
                 assert!((p - 1.0 / (1.0 + (-logit).exp())).abs() < 1e-4);
                 for m in 0..n {
                     if stones[m] != NO_STONE {
@@ -272,7 +214,7 @@ mod tests {
                         let mut after = stones.clone();
                         after[m] = colour;
                         // The same stage, so that the delta is the shapes' change alone.
-                        let whole = ShapeDeltas::new(&after, &rings, &rows, empties).value();
+                        let whole = ShapeDeltas::new(&after, &rings, empties).value();
                         let delta = before.delta(m as Cell, colour);
                         assert!(
                             (before.value() + delta - whole).abs() < 1e-3,
