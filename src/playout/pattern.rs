@@ -66,6 +66,13 @@ pub const fn states(colour: u8) -> [u16; 256] {
 /// [`states`] of every colour.
 static STATES: [[u16; 256]; MAX_PLAYERS] = [states(0), states(1), states(2), states(3)];
 
+/// [`states`] of `colour` (below [`MAX_PLAYERS`]), from a static table: `states` called at
+/// run time fills its 512 bytes at each call.
+#[inline]
+pub fn colour_states(colour: u8) -> &'static [u16; 256] {
+    &STATES[colour as usize]
+}
+
 /// The code of `ring` on `colours`, read through [`states`].
 #[inline]
 pub fn code(colours: &[u8], ring: &[Cell; 6], states: &[u16; 256]) -> u16 {
