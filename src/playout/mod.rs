@@ -368,13 +368,13 @@ impl MctsPosition for OmegaTree<'_> {
             };
             let colour = self.scratch.stones.phase();
             let model = &pattern::gammas(players)[usize::from(!own)];
-            let states = pattern::states(colour);
+            let states = pattern::colour_states(colour);
             let start = out.len();
             let scratch = &*self.scratch;
             let board = scratch.stones.board();
             debug_assert_eq!(board.len(), self.game.board().cell_count() + 1);
             for &m in moves {
-                let g = model[pattern::code(board, &scratch.rings[m as usize], &states) as usize];
+                let g = model[pattern::code(board, &scratch.rings[m as usize], states) as usize];
                 out.push(if stamp != 0 && scratch.near_last[m as usize] == stamp {
                     g * near
                 } else {
