@@ -253,7 +253,10 @@ mod tests {
                 .lines()
                 .find(|l| l.starts_with(&format!("{name} ")))
                 .unwrap_or_else(|| panic!("no line {name} in {report}"));
-            assert!(line.contains(" playouts 4000 ") && line.ends_with("x one thread)"));
+            assert!(
+                line.contains(" playouts 4000 ") && line.ends_with("x one thread)"),
+                "{report}"
+            );
         }
         assert!(
             report.contains("mcts-plain   2 trees   playouts 4000 "),

@@ -190,6 +190,25 @@ mod tests {
     use crate::playout::OFF_BOARD;
     use rand::{rngs::StdRng, Rng, SeedableRng};
 
+    /// The class map numbers every ring class once: 430 classes of six cells of four states
+    /// up to the hexagon's twelve symmetries (Burnside: (4^6 + 2*4 + 2*4^2 + 4^3 + 3*4^4 +
+    /// 3*4^3) / 12), each code mapped to the class of its canonical code.
+    #[test]
+    fn the_class_map_numbers_the_classes() {
+        let t = table();
+        assert_eq!(t.classes, 430);
+        assert_eq!(t.weights.len(), 3 * 430);
+        for code in 0..CODES as u16 {
+            let canonical = pattern::canonical(code);
+            assert_eq!(t.class[code as usize], t.class[canonical as usize]);
+        }
+        let mut seen = vec![false; 430];
+        for code in 0..CODES {
+            seen[t.class[code] as usize] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
     /// A move's delta is the change of the whole value, on random boards of several sides,
     /// for both colours, at every empty cell; and swapping the colours negates the value.
     #[test]
