@@ -32,12 +32,11 @@ pub fn run(options: &PlayerOptions) -> String {
     let mut playouts = 0;
     let mut playout_time = Duration::ZERO;
     let count = options.mcts.playouts.unwrap_or(BENCH_PLAYOUTS);
-    // The playouts a second of each search on one thread: `mcts-plain`'s, then `mcts`'s.
+    // The two tree searches of every kind of line: the baseline, then the player's own.
+    let searches = [("mcts-plain", MctsOptions::plain()), ("mcts", options.mcts)];
+    // The playouts a second of each search on one thread.
     let mut one_thread = [0.0; 2];
-    for (i, (name, mcts)) in [("mcts-plain", MctsOptions::plain()), ("mcts", options.mcts)]
-        .into_iter()
-        .enumerate()
-    {
+    for (i, (name, mcts)) in searches.into_iter().enumerate() {
         let (p, t) = mcts_line(name, &mcts, count, 1, &mut out);
         playouts += p;
         playout_time += t;
@@ -48,7 +47,7 @@ pub fn run(options: &PlayerOptions) -> String {
     // page fault and a zeroed page every 4 KiB of new nodes (by `perf`, about a sixth of
     // the default's first search), which the lines above pay and a game pays only once.
     // Not in the totals, which stay those of the fresh searches.
-    for (name, mcts) in [("mcts-plain", MctsOptions::plain()), ("mcts", options.mcts)] {
+    for (name, mcts) in searches {
         warm_line(name, &mcts, count, &mut out);
     }
     let threads = options.mcts.threads;
@@ -76,7 +75,6 @@ pub fn run(options: &PlayerOptions) -> String {
         // Tree parallelism: the threads search one tree, as many playouts each; `mcts-plain`,
         // then the default, whose own way it is (its deferred backups of the busiest nodes
         // included: they are the tree's, not the player's).
-        let searches = [("mcts-plain", MctsOptions::plain()), ("mcts", options.mcts)];
         for ((name, mcts), alone) in searches.into_iter().zip(one_thread) {
             let name = format!("{name} {threads}t");
             let (p, t) = mcts_line(&name, &mcts, count * threads as u64, threads, &mut out);

@@ -219,7 +219,7 @@ pub fn fill(
     for i in 0..stones {
         let left = len - i;
         let model = &table[usize::from(colour != mover)];
-        let states = &STATES[colour as usize];
+        let states = colour_states(colour);
         let mut total = 0.0;
         for slot in drawn.iter_mut().take(candidates) {
             let j = i + rng.below(left);

@@ -20,25 +20,22 @@ use std::sync::OnceLock;
 /// The net weights `(w, w per unit of stage)` of the hexagons, each its class's weight from
 /// white's side less that of its colours swapped from black's, kept by class rather than by
 /// ring code: the net weight depends on the ring only through its class (swapping the
-/// colours commutes with the symmetries), and the classes' table, a few hundred entries a
-/// centre state, stays in the first-level cache where a table by code (96 KiB) did not
-/// (the blend's hexagon reads took a tenth of a default search's time, most of it waiting
-/// on that table).
+/// colours commutes with the symmetries), and the classes' table, 430 classes of 24 bytes,
+/// stays in the first-level cache where a table by code (96 KiB) did not (the blend's
+/// hexagon reads took a tenth of a default search's time, most of it waiting on that table).
 struct Table {
     /// Each ring code's class, a dense index.
     class: Box<[u16; CODES]>,
-    /// The classes' count.
-    classes: usize,
-    /// The net weights by `centre * classes + class`, the centre state from white's side
-    /// (empty, white, black).
-    weights: Vec<(f32, f32)>,
+    /// The net weights by class, then by the centre state from white's side (empty, white,
+    /// black).
+    weights: Vec<[(f32, f32); 3]>,
 }
 
 impl Table {
     /// The net weights of a hexagon: its centre state and its ring code from white's side.
     #[inline]
     fn get(&self, centre: usize, code: u16) -> (f32, f32) {
-        self.weights[centre * self.classes + self.class[code as usize] as usize]
+        self.weights[self.class[code as usize] as usize][centre]
     }
 }
 
@@ -64,20 +61,17 @@ fn table() -> &'static Table {
             }
             class[code as usize] = dense[canonical];
         }
-        let classes = representatives.len();
-        let mut weights = Vec::with_capacity(3 * classes);
-        for centre in 0..3u16 {
-            for &code in &representatives {
-                let (wa, wb) = weight(centre, code);
-                let (ba, bb) = weight(swap(centre), swap_code(code));
-                weights.push((wa - ba, wb - bb));
-            }
-        }
-        Table {
-            class,
-            classes,
-            weights,
-        }
+        let weights = representatives
+            .iter()
+            .map(|&code| {
+                [0u16, 1, 2].map(|centre| {
+                    let (wa, wb) = weight(centre, code);
+                    let (ba, bb) = weight(swap(centre), swap_code(code));
+                    (wa - ba, wb - bb)
+                })
+            })
+            .collect();
+        Table { class, weights }
     })
 }
 
@@ -196,8 +190,7 @@ mod tests {
     #[test]
     fn the_class_map_numbers_the_classes() {
         let t = table();
-        assert_eq!(t.classes, 430);
-        assert_eq!(t.weights.len(), 3 * 430);
+        assert_eq!(t.weights.len(), 430);
         for code in 0..CODES as u16 {
             let canonical = pattern::canonical(code);
             assert_eq!(t.class[code as usize], t.class[canonical as usize]);
