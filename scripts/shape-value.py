@@ -136,6 +136,37 @@ def class_counts(white, black, train):
     return x, keys
 
 
+def fit_in_chunks(x, y, train, l2=1e-3, iterations=15, chunk=50_000):
+    """value-study.py's `fit_with_weights` (the same standardised Newton steps and L2 a row,
+    the intercept's too) on float32 columns, a chunk of rows at a time: its dense copies of
+    the columns took more than 16 GB at 13,000 games. Every row's prediction, and the
+    intercept and the weights of the raw columns."""
+    x = x.astype(np.float32, copy=False)
+    mean = x[train].mean(0, dtype=np.float64)
+    sd = x[train].std(0, dtype=np.float64) + 1e-9
+    rows = np.flatnonzero(train)
+
+    def standardised(part):
+        z = (x[part] - mean.astype(np.float32)) / sd.astype(np.float32)
+        return np.column_stack([np.ones(len(z), np.float32), z])
+
+    w = np.zeros(x.shape[1] + 1)
+    for _ in range(iterations):
+        gradient = l2 * len(rows) * w
+        hessian = l2 * len(rows) * np.eye(len(w))
+        for start in range(0, len(rows), chunk):
+            part = rows[start:start + chunk]
+            z = standardised(part)
+            p = 1 / (1 + np.exp(-(z @ w.astype(np.float32)).astype(np.float64)))
+            gradient += z.T.astype(np.float64) @ (p - y[part])
+            hessian += ((z * (p * (1 - p)).astype(np.float32)[:, None]).T @ z).astype(np.float64)
+        w -= np.linalg.solve(hessian, gradient)
+    logits = np.concatenate([standardised(np.arange(start, min(start + chunk, len(x)))) @ w
+                             for start in range(0, len(x), chunk)])
+    raw = w[1:] / sd
+    return 1 / (1 + np.exp(-logits)), np.concatenate([[w[0] - raw @ mean], raw])
+
+
 def export(path, base, keys, w0, w1, games):
     with open(path, "w") as f:
         f.write("//! Learnt by `scripts/shape-value.py --export` from "
@@ -177,22 +208,21 @@ def main():
     x, keys = class_counts(white, black, train)
     print(f"{len(y)} positions of {int(game.max()) + 1} games; white won {y.mean():.3f}; "
           f"{len(keys)} hexagon classes seen {MIN_COUNT} times or more")
-    base = np.column_stack([stage, mover, phase])
-    fit = value_study.fit_with_weights
-    models = {"stage, mover": fit(base, y, train, iterations=15)[0]}
-    terms = np.column_stack([base, x, x * stage[:, None]])
-    models["+ hexagons, by stage"] = fit(terms, y, train, iterations=15)[0]
+    base = np.column_stack([stage, mover, phase]).astype(np.float32)
+    fit = fit_in_chunks
+    models = {"stage, mover": fit(base, y, train)[0]}
+    terms = np.column_stack([base, x, x * stage[:, None].astype(np.float32)])
+    models["+ hexagons, by stage"] = fit(terms, y, train)[0]
     if groups:
         f = np.array([value_study.features(list(b[:len(CELLS)])) for b in boards])
         group_terms = [f, f * stage[:, None], f * phase[:, None]]
-        models["+ group features"] = fit(np.column_stack([terms] + group_terms), y, train,
-                                         iterations=15)[0]
+        models["+ group features"] = fit(np.column_stack([terms] + group_terms), y, train)[0]
     value_study.print_scores(models, y, test, empties)
     if target:
         # The table is fitted again on every game, held-out ones too.
         x, keys = class_counts(white, black, game >= 0)
-        terms = np.column_stack([base, x, x * stage[:, None]])
-        w = fit(terms, y, game >= 0, iterations=15)[1]
+        terms = np.column_stack([base, x, x * stage[:, None].astype(np.float32)])
+        w = fit(terms, y, game >= 0)[1]
         k = len(keys)
         export(target, w[:4], keys, w[4:4 + k], w[4 + k:], int(game.max()) + 1)
         print(f"wrote {target}")

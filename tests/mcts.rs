@@ -1188,8 +1188,9 @@ fn a_timed_search_stops_once_its_line_is_settled_and_not_before() {
 
 /// `value_blend`: a 2-player playout's rewards are blended with the shapes' value of the
 /// leaf it starts from, the same for every playout from that leaf, where the leaf has at
-/// least `value_min_empties` empty cells on a board of at most `value_max_cells` cells; a
-/// playout anywhere else, or with 3 players, keeps its win-or-loss rewards.
+/// least `value_min_empties` empty cells and `value_min_share` of its cells empty, on a
+/// board of at most `value_max_cells` cells; a playout anywhere else, or with 3 players,
+/// keeps its win-or-loss rewards.
 #[test]
 fn playout_rewards_blend_the_shape_value_where_it_applies() {
     use omega::mcts::{FastRng, MctsPosition};
@@ -1209,6 +1210,7 @@ fn playout_rewards_blend_the_shape_value_where_it_applies() {
     let blend = |l: f32, min: usize, max: usize| PlayoutConfig {
         value_blend: l,
         value_min_empties: min,
+        value_min_share: 0.0,
         value_max_cells: max,
         ..PlayoutConfig::default()
     };
@@ -1239,19 +1241,34 @@ fn playout_rewards_blend_the_shape_value_where_it_applies() {
         2
     ));
     assert!(win_or_loss(&rewards_of(&mut game, blend(1.0, 0, 60)), 2));
+    // The share of empty cells: just reached blends, just missed does not.
+    let share = |s: f32| PlayoutConfig {
+        value_min_share: s,
+        ..blend(1.0, 0, 61)
+    };
+    let reached = empties as f32 / 61.0;
+    assert_eq!(rewards_of(&mut game, share(reached - 0.25 / 61.0)), full);
+    assert!(win_or_loss(
+        &rewards_of(&mut game, share(reached + 0.25 / 61.0)),
+        2
+    ));
     assert!(win_or_loss(
         &rewards_of(&mut position(5, 3, 2, 4), blend(1.0, 0, 61)),
         3
     ));
+    // The default: a quarter of the value, from 30 empty cells up on side 5 (as tuned
+    // there), 62 on side 7 and 133 on side 10, on every board.
     let default = MctsOptions::strong().playout;
     assert_eq!(
-        (
-            default.value_blend,
-            default.value_min_empties,
-            default.value_max_cells
-        ),
-        (0.25, 30, 61)
+        (default.value_blend, default.value_max_cells),
+        (0.25, usize::MAX)
     );
+    for (cells, least) in [(61, 30), (127, 62), (271, 133)] {
+        let applies = |e: usize| {
+            e >= default.value_min_empties && e as f32 >= default.value_min_share * cells as f32
+        };
+        assert!(applies(least) && !applies(least - 1), "{cells} cells");
+    }
 }
 
 /// `value_prior`: with two players the pattern priors move with the shapes' value change of

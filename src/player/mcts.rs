@@ -43,9 +43,6 @@ const EXACT_HASH_MB: usize = 16;
 /// The fewest cells of a board on which the default expands by its leaves' moves: side 8
 /// (169 cells) and up; side 7 has 127.
 pub const EXPAND_MIN_CELLS: usize = 160;
-/// The most cells of a board on which the default blends its playouts with the value of
-/// local shapes: side 5 (61 cells), where its weights were learnt and it was measured.
-pub const SHAPE_VALUE_MAX_CELLS: usize = 61;
 /// How often a long search logs its progress.
 const REPORT_EVERY: Duration = Duration::from_secs(1);
 /// Candidate turns an analysis shows at most.
@@ -202,11 +199,12 @@ impl MctsOptions {
     /// players the trees get 2048 MiB instead of 512 ([`MctsOptions::tree_mb_multi`]).
     /// Several threads search one tree (tree parallelism, with the busiest nodes' RAVE
     /// backups deferred): at 1 s a turn on side 5 it scored better against `mcts-plain`
-    /// than a tree a thread did (README, "Threads"). With two players on boards of at most
-    /// [`SHAPE_VALUE_MAX_CELLS`] cells, a playout from a leaf with 30 or more empty cells
-    /// has a quarter of its reward from the learnt value of local shapes at the leaf
-    /// (`playout.value_blend`): 171 - 29 against `mcts-plain` at 20,000 playouts where the
-    /// default without it scored 153 - 47 on the same openings.
+    /// than a tree a thread did (README, "Threads"). With two players, a playout from a leaf
+    /// with 30 or more empty cells on side 5 (a share of the board's cells,
+    /// [`crate::playout::VALUE_MIN_SHARE`]) has a quarter of its reward from the learnt value of local
+    /// shapes at the leaf (`playout.value_blend`): 171 - 29 against `mcts-plain` at 20,000
+    /// playouts where the default without it scored 153 - 47 on the same openings; on
+    /// side 7, with the same side-5 weights, SIDE7 where it scored BASE7.
     pub fn strong() -> MctsOptions {
         MctsOptions {
             play_on: true,
@@ -228,8 +226,6 @@ impl MctsOptions {
                 near_last_own: 1.3,
                 near_last_other: 1.5,
                 value_blend: 0.25,
-                value_min_empties: 30,
-                value_max_cells: SHAPE_VALUE_MAX_CELLS,
                 ..PlayoutConfig::default()
             },
             ..MctsOptions::plain()
@@ -311,6 +307,7 @@ impl MctsOptions {
             "value_prior" => p.value_prior = number()?,
             "value_blend" => p.value_blend = number()?.clamp(0.0, 1.0),
             "value_min_empties" => p.value_min_empties = number()?.max(0.0) as usize,
+            "value_min_share" => p.value_min_share = number()?.clamp(0.0, 1.0),
             "value_max_cells" => p.value_max_cells = number()?.max(0.0) as usize,
             "near_last_own" => p.near_last_own = number()?.max(0.0),
             "near_last_other" => p.near_last_other = number()?.max(0.0),

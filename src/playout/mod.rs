@@ -28,6 +28,11 @@ use crate::eval;
 use crate::game::{Colour, Game, MAX_PLAYERS};
 use crate::mcts::{FastRng, MctsPosition, Rewards};
 
+/// The share of a board's cells that must be empty at a leaf for the shapes' value to be
+/// blended into its playouts' rewards: 30 empty cells or more on side 5 (61 cells), where the
+/// blend was tuned (`value_min_empties=30` then), 62 on side 7, 133 on side 10.
+pub const VALUE_MIN_SHARE: f32 = 0.488;
+
 /// How playouts and priors are made. `Default` is the plain baseline: uniformly random
 /// playouts, win or loss only, no priors.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -76,11 +81,13 @@ pub struct PlayoutConfig {
     pub value_prior: f32,
     /// With two players, a playout's rewards are blended with the learnt value of local
     /// shapes at the leaf it starts from: `(1 - value_blend) r + value_blend v` (0 = off), at
-    /// leaves with at least `value_min_empties` empty cells (nearer the end the playouts
-    /// judge better than the shapes: README, "How the default was found"), on boards of at
-    /// most `value_max_cells` cells (the weights were learnt on side 5).
+    /// leaves with at least `value_min_empties` empty cells and at least `value_min_share`
+    /// of the board's cells empty (nearer the end the playouts judge better than the shapes:
+    /// README, "How the default was found"), on boards of at most `value_max_cells` cells.
+    /// The weights were learnt on side 5; read on side 7 and 10 too, they measured stronger.
     pub value_blend: f32,
     pub value_min_empties: usize,
+    pub value_min_share: f32,
     pub value_max_cells: usize,
     /// The pattern gamma of a cell next to a stone of the previous turn (the last player's
     /// stones) is multiplied by this, for a stone of the placing player's own colour and for
@@ -125,7 +132,8 @@ impl Default for PlayoutConfig {
             pattern_centre: false,
             value_prior: 0.0,
             value_blend: 0.0,
-            value_min_empties: 30,
+            value_min_empties: 0,
+            value_min_share: VALUE_MIN_SHARE,
             value_max_cells: usize::MAX,
             near_last_own: 1.0,
             near_last_other: 1.0,
@@ -280,15 +288,18 @@ impl<'a> OmegaTree<'a> {
 impl OmegaTree<'_> {
     /// Blends the rewards of a playout from the current position (the leaf) with the
     /// shapes' value there, where [`PlayoutConfig::value_blend`] applies: two players, at
-    /// least `value_min_empties` empty cells, at most `value_max_cells` cells.
+    /// least `value_min_empties` empty cells and `value_min_share` of the cells empty, at
+    /// most `value_max_cells` cells.
     fn blend_shape_value(&self, rewards: &mut Rewards) {
         let blend = self.config.value_blend;
         let tree = &self.scratch.stones;
         let empties = tree.empties().len();
+        let cells = self.game.board().cell_count();
         if blend > 0.0
             && self.game.players() == 2
             && empties >= self.config.value_min_empties
-            && self.game.board().cell_count() <= self.config.value_max_cells
+            && empties as f32 >= self.config.value_min_share * cells as f32
+            && cells <= self.config.value_max_cells
         {
             let rings = &self.scratch.rings;
             let v = shape::white_value(tree.board(), rings, empties, tree.mover(), tree.phase());
