@@ -201,10 +201,11 @@ impl MctsOptions {
     /// backups deferred): at 1 s a turn on side 5 it scored better against `mcts-plain`
     /// than a tree a thread did (README, "Threads"). With two players, a playout from a leaf
     /// with 30 or more empty cells on side 5 (a share of the board's cells,
-    /// [`crate::playout::VALUE_MIN_SHARE`]) has a quarter of its reward from the learnt value of local
-    /// shapes at the leaf (`playout.value_blend`): 171 - 29 against `mcts-plain` at 20,000
-    /// playouts where the default without it scored 153 - 47 on the same openings; on
-    /// side 7, with the same side-5 weights, 194 - 6 where it scored 167 - 33.
+    /// [`crate::playout::VALUE_MIN_SHARE`]) has a quarter of its reward from the learnt
+    /// value of local shapes at the leaf (`playout.value_blend`): 171 - 29 against
+    /// `mcts-plain` at 20,000 playouts where the default without it scored 153 - 47 on the
+    /// same openings; on side 7, with the same side-5 weights, 194 - 6 where it scored
+    /// 167 - 33.
     pub fn strong() -> MctsOptions {
         MctsOptions {
             play_on: true,
