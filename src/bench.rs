@@ -40,7 +40,7 @@ pub fn run(options: &PlayerOptions) -> String {
         let (p, t) = mcts_line(name, &mcts, count, 1, &mut out);
         playouts += p;
         playout_time += t;
-        one_thread[i] = p as f64 / t.as_secs_f64().max(1e-9);
+        one_thread[i] = per_second(p, t);
     }
     // The same two searches again, each in a tree arena a search of this process has
     // already used, as in a game from its first turns on: a fresh arena costs the kernel a
@@ -78,17 +78,16 @@ pub fn run(options: &PlayerOptions) -> String {
         for ((name, mcts), alone) in searches.into_iter().zip(one_thread) {
             let name = format!("{name} {threads}t");
             let (p, t) = mcts_line(&name, &mcts, count * threads as u64, threads, &mut out);
-            let pps = p as f64 / t.as_secs_f64().max(1e-9);
+            let pps = per_second(p, t);
             out.pop();
             let _ = writeln!(out, " ({:.2}x one thread)", pps / alone.max(1e-9));
         }
     }
-    let rate = |n: u64, t: Duration| n as f64 / t.as_secs_f64().max(1e-9);
     let _ = write!(
         out,
         "nodes {nodes} nps {:.0} playouts {playouts} pps {:.0}",
-        rate(nodes, node_time),
-        rate(playouts, playout_time)
+        per_second(nodes, node_time),
+        per_second(playouts, playout_time)
     );
     // The other games' lines (their searches, their positions), after Omega's summary.
     out.push('\n');
@@ -157,6 +156,11 @@ fn warm_line(name: &str, options: &MctsOptions, count: u64, out: &mut String) {
     search_line(&format!("{name} warm"), &mut mcts, options, count, 1, out);
 }
 
+/// `n` a second over `t` (a zero time counts as a nanosecond, not a division by zero).
+fn per_second(n: u64, t: Duration) -> f64 {
+    n as f64 / t.as_secs_f64().max(1e-9)
+}
+
 /// The random seed of the bench's tree searches.
 const BENCH_SEED: u64 = 2026;
 
@@ -193,7 +197,7 @@ fn search_line(
         result.playouts,
         result.nodes,
         elapsed.as_secs_f64(),
-        result.playouts as f64 / elapsed.as_secs_f64().max(1e-9)
+        per_second(result.playouts, elapsed)
     );
     (result.playouts, elapsed)
 }

@@ -1264,10 +1264,12 @@ fn playout_rewards_blend_the_shape_value_where_it_applies() {
         (0.25, usize::MAX)
     );
     for (cells, least) in [(61, 30), (127, 62), (271, 133)] {
-        let applies = |e: usize| {
-            e >= default.value_min_empties && e as f32 >= default.value_min_share * cells as f32
-        };
-        assert!(applies(least) && !applies(least - 1), "{cells} cells");
+        assert!(
+            default.blends_shape_value(2, least, cells)
+                && !default.blends_shape_value(2, least - 1, cells)
+                && !default.blends_shape_value(3, cells, cells),
+            "{cells} cells"
+        );
     }
 }
 

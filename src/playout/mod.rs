@@ -115,6 +115,21 @@ pub struct PlayoutConfig {
     pub antithetic: bool,
 }
 
+impl PlayoutConfig {
+    /// Whether a playout from a leaf with `empties` empty cells, in a game of `players`
+    /// players on a board of `cells` cells, has the shapes' value blended into its rewards
+    /// ([`PlayoutConfig::value_blend`]): two players, a blend above 0, at least
+    /// `value_min_empties` and `value_min_share` of the cells empty, at most
+    /// `value_max_cells` cells.
+    pub fn blends_shape_value(&self, players: usize, empties: usize, cells: usize) -> bool {
+        self.value_blend > 0.0
+            && players == 2
+            && empties >= self.value_min_empties
+            && empties as f32 >= self.value_min_share * cells as f32
+            && cells <= self.value_max_cells
+    }
+}
+
 impl Default for PlayoutConfig {
     fn default() -> Self {
         PlayoutConfig {
@@ -287,19 +302,15 @@ impl<'a> OmegaTree<'a> {
 
 impl OmegaTree<'_> {
     /// Blends the rewards of a playout from the current position (the leaf) with the
-    /// shapes' value there, where [`PlayoutConfig::value_blend`] applies: two players, at
-    /// least `value_min_empties` empty cells and `value_min_share` of the cells empty, at
-    /// most `value_max_cells` cells.
+    /// shapes' value there, where [`PlayoutConfig::blends_shape_value`] says it applies.
     fn blend_shape_value(&self, rewards: &mut Rewards) {
         let blend = self.config.value_blend;
         let tree = &self.scratch.stones;
         let empties = tree.empties().len();
         let cells = self.game.board().cell_count();
-        if blend > 0.0
-            && self.game.players() == 2
-            && empties >= self.config.value_min_empties
-            && empties as f32 >= self.config.value_min_share * cells as f32
-            && cells <= self.config.value_max_cells
+        if self
+            .config
+            .blends_shape_value(self.game.players(), empties, cells)
         {
             let rings = &self.scratch.rings;
             let v = shape::white_value(tree.board(), rings, empties, tree.mover(), tree.phase());
