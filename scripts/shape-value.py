@@ -186,19 +186,26 @@ def export(path, base, keys, w0, w1, games):
         f.write("];\n")
 
 
+def export_target(args, usage):
+    """The file of `--export FILE` among `args` (None without it) and the other arguments, the
+    record directories; exits with `usage` when FILE or every directory is missing."""
+    args, target = list(args), None
+    if "--export" in args:
+        i = args.index("--export")
+        if i + 1 >= len(args):
+            sys.exit(usage)
+        target = args[i + 1]
+        del args[i:i + 2]
+    if not args:
+        sys.exit(usage)
+    return target, args
+
+
 def main():
     args = sys.argv[1:]
     groups = "--groups" in args
     args = [a for a in args if a != "--groups"]
-    target = None
-    if "--export" in args:
-        i = args.index("--export")
-        if i + 1 >= len(args):
-            sys.exit(__doc__)
-        target = args[i + 1]
-        del args[i:i + 2]
-    if not args:
-        sys.exit(__doc__)
+    target, args = export_target(args, __doc__)
     data, boards = positions(args)
     game, empties, mover, phase, y = (data[:, i] for i in range(5))
     stage = empties / len(CELLS)

@@ -1189,8 +1189,8 @@ fn a_timed_search_stops_once_its_line_is_settled_and_not_before() {
 /// `value_blend`: a 2-player playout's rewards are blended with the shapes' value of the
 /// leaf it starts from, the same for every playout from that leaf, where the leaf has at
 /// least `value_min_empties` empty cells and `value_min_share` of its cells empty, on a
-/// board of at most `value_max_cells` cells; a playout anywhere else, or with 3 players,
-/// keeps its win-or-loss rewards.
+/// board of at most `value_max_cells` cells; a playout anywhere else keeps its win-or-loss
+/// rewards. With 3 and 4 players the blend is `value_blend_multi`'s.
 #[test]
 fn playout_rewards_blend_the_shape_value_where_it_applies() {
     use omega::mcts::{FastRng, MctsPosition};
@@ -1256,6 +1256,21 @@ fn playout_rewards_blend_the_shape_value_where_it_applies() {
         &rewards_of(&mut position(5, 3, 2, 4), blend(1.0, 0, 61)),
         3
     ));
+    // With 3 and 4 players, `value_blend_multi`: the whole reward from each colour's chance
+    // by the shapes, one vector for every playout, inside (0, 1) and summing to 1.
+    for (side, players) in [(5, 3), (6, 4)] {
+        let multi = PlayoutConfig {
+            value_blend_multi: 1.0,
+            ..blend(0.0, 0, usize::MAX)
+        };
+        let r = rewards_of(&mut position(side, players, 2, 4), multi);
+        let sum: f32 = r[0][..players].iter().sum();
+        assert!((sum - 1.0).abs() < 1e-5, "{:?}", r[0]);
+        assert!(r[0][..players].iter().all(|&v| v > 0.0 && v < 1.0));
+        assert!(r
+            .iter()
+            .all(|x| x.iter().zip(&r[0]).all(|(a, b)| (a - b).abs() < 1e-6)));
+    }
     // The default: a quarter of the value, from 30 empty cells up on side 5 (as tuned
     // there), 62 on side 7 and 133 on side 10, on every board.
     let default = MctsOptions::strong().playout;
@@ -1264,12 +1279,14 @@ fn playout_rewards_blend_the_shape_value_where_it_applies() {
         (0.25, usize::MAX)
     );
     for (cells, least) in [(61, 30), (127, 62), (271, 133)] {
+        let share = |players, empties| default.shape_value_share(players, empties, cells);
         assert!(
-            default.blends_shape_value(2, least, cells)
-                && !default.blends_shape_value(2, least - 1, cells)
-                && !default.blends_shape_value(3, cells, cells),
+            share(2, least) == 0.25 && share(2, least - 1) == 0.0,
             "{cells} cells"
         );
+        for players in [3, 4] {
+            assert_eq!(share(players, cells), default.value_blend_multi);
+        }
     }
 }
 

@@ -307,6 +307,7 @@ impl MctsOptions {
             "pattern_centre" => p.pattern_centre = flag()?,
             "value_prior" => p.value_prior = number()?,
             "value_blend" => p.value_blend = number()?.clamp(0.0, 1.0),
+            "value_blend_multi" => p.value_blend_multi = number()?.clamp(0.0, 1.0),
             "value_min_empties" => p.value_min_empties = number()?.max(0.0) as usize,
             "value_min_share" => p.value_min_share = number()?.clamp(0.0, 1.0),
             "value_max_cells" => p.value_max_cells = number()?.max(0.0) as usize,

@@ -12,6 +12,8 @@ mod reply;
 mod score;
 mod shape;
 mod shape_weights;
+mod shape_weights_3p;
+mod shape_weights_4p;
 mod stones;
 
 pub use learn::{to_source, Choices};
@@ -86,6 +88,9 @@ pub struct PlayoutConfig {
     /// README, "How the default was found"), on boards of at most `value_max_cells` cells.
     /// The weights were learnt on side 5; read on side 7 and 10 too, they measured stronger.
     pub value_blend: f32,
+    /// The same blend with 3 and 4 players, of each colour's chance of winning by the
+    /// multi-player shapes' value (`shape::colour_values`), at the same leaves (0 = off).
+    pub value_blend_multi: f32,
     pub value_min_empties: usize,
     pub value_min_share: f32,
     pub value_max_cells: usize,
@@ -116,17 +121,24 @@ pub struct PlayoutConfig {
 }
 
 impl PlayoutConfig {
-    /// Whether a playout from a leaf with `empties` empty cells, in a game of `players`
-    /// players on a board of `cells` cells, has the shapes' value blended into its rewards
-    /// ([`PlayoutConfig::value_blend`]): two players, a blend above 0, at least
-    /// `value_min_empties` and `value_min_share` of the cells empty, at most
-    /// `value_max_cells` cells.
-    pub fn blends_shape_value(&self, players: usize, empties: usize, cells: usize) -> bool {
-        self.value_blend > 0.0
-            && players == 2
-            && empties >= self.value_min_empties
+    /// The share of a playout's rewards that comes from the shapes' value at a leaf with
+    /// `empties` empty cells, in a game of `players` players on a board of `cells` cells
+    /// ([`PlayoutConfig::value_blend`], [`PlayoutConfig::value_blend_multi`]): 0 unless at
+    /// least `value_min_empties` and `value_min_share` of the cells are empty and the board
+    /// has at most `value_max_cells` cells.
+    pub fn shape_value_share(&self, players: usize, empties: usize, cells: usize) -> f32 {
+        let blend = match players {
+            2 => self.value_blend,
+            _ => self.value_blend_multi,
+        };
+        let applies = empties >= self.value_min_empties
             && empties as f32 >= self.value_min_share * cells as f32
-            && cells <= self.value_max_cells
+            && cells <= self.value_max_cells;
+        if applies {
+            blend
+        } else {
+            0.0
+        }
     }
 }
 
@@ -147,6 +159,7 @@ impl Default for PlayoutConfig {
             pattern_centre: false,
             value_prior: 0.0,
             value_blend: 0.0,
+            value_blend_multi: 0.0,
             value_min_empties: 0,
             value_min_share: VALUE_MIN_SHARE,
             value_max_cells: usize::MAX,
@@ -302,20 +315,27 @@ impl<'a> OmegaTree<'a> {
 
 impl OmegaTree<'_> {
     /// Blends the rewards of a playout from the current position (the leaf) with the
-    /// shapes' value there, where [`PlayoutConfig::blends_shape_value`] says it applies.
+    /// shapes' value there, by the share [`PlayoutConfig::shape_value_share`] gives.
     fn blend_shape_value(&self, rewards: &mut Rewards) {
-        let blend = self.config.value_blend;
         let tree = &self.scratch.stones;
         let empties = tree.empties().len();
+        let players = self.game.players();
         let cells = self.game.board().cell_count();
-        if self
-            .config
-            .blends_shape_value(self.game.players(), empties, cells)
-        {
-            let rings = &self.scratch.rings;
-            let v = shape::white_value(tree.board(), rings, empties, tree.mover(), tree.phase());
+        let blend = self.config.shape_value_share(players, empties, cells);
+        if blend <= 0.0 {
+            return;
+        }
+        let (board, rings) = (tree.board(), &self.scratch.rings);
+        if players == 2 {
+            let v = shape::white_value(board, rings, empties, tree.mover(), tree.phase());
             rewards[0] += blend * (v - rewards[0]);
             rewards[1] += blend * (1.0 - v - rewards[1]);
+        } else if let Some(v) =
+            shape::colour_values(board, rings, empties, players, tree.mover(), tree.phase())
+        {
+            for (r, v) in rewards.iter_mut().zip(v).take(players) {
+                *r += blend * (v - *r);
+            }
         }
     }
 }

@@ -11,45 +11,31 @@
 //! `PlayoutConfig::value_blend`); a setting multiplies the pattern priors by how much each
 //! move changes it ([`ShapeDeltas`]: a stone changes only its own hexagon and its six
 //! neighbours', so the change is a few table reads; `PlayoutConfig::value_prior`).
+//!
+//! With 3 and 4 players each colour's chance of winning is a softmax over the colours of
+//! scores read the same way from each colour's side ([`colour_values`], learnt by
+//! `scripts/shape-value-mp.py`; `PlayoutConfig::value_blend_multi`, off by default: those
+//! games' winners are decided late, and the shapes foresee them far worse than with two
+//! players; README, "The shapes' value with three and four players").
 
 use super::pattern::{self, CODES, EMPTY, OTHER, SAME};
 use super::shape_weights::{SHAPE_BASE, SHAPE_WEIGHTS};
+use super::{shape_weights_3p, shape_weights_4p};
 use crate::board::Cell;
+use crate::game::MAX_PLAYERS;
+use crate::mcts::Rewards;
 use std::sync::OnceLock;
 
-/// The net weights `(w, w per unit of stage)` of the hexagons, each its class's weight from
-/// white's side less that of its colours swapped from black's, kept by class rather than by
-/// ring code: the net weight depends on the ring only through its class (swapping the
-/// colours commutes with the symmetries), and the classes' table, 430 classes of 24 bytes,
-/// stays in the first-level cache where a table by code (96 KiB) did not (the blend's
-/// hexagon reads took a tenth of a default search's time, most of it waiting on that table).
-struct Table {
-    /// Each ring code's class, a dense index.
+/// Each ring code's class, a dense index (the classes numbered in the order of their
+/// canonical codes), and each class's canonical code.
+struct Classes {
     class: Box<[u16; CODES]>,
-    /// The net weights by class, then by the centre state from white's side (empty, white,
-    /// black).
-    weights: Vec<[(f32, f32); 3]>,
+    representatives: Vec<u16>,
 }
 
-impl Table {
-    /// The net weights of a hexagon: its centre state and its ring code from white's side.
-    #[inline]
-    fn get(&self, centre: usize, code: u16) -> (f32, f32) {
-        self.weights[self.class[code as usize] as usize][centre]
-    }
-}
-
-fn table() -> &'static Table {
-    static BUILT: OnceLock<Table> = OnceLock::new();
+fn classes() -> &'static Classes {
+    static BUILT: OnceLock<Classes> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let weight = |centre: u16, code: u16| {
-            let key = centre as usize * CODES + pattern::canonical(code) as usize;
-            // The list is sorted by key (the script writes it so; the test reads it by a scan).
-            SHAPE_WEIGHTS
-                .binary_search_by_key(&key, |e| e.0 as usize)
-                .map_or((0.0, 0.0), |i| (SHAPE_WEIGHTS[i].1, SHAPE_WEIGHTS[i].2))
-        };
-        // The classes, numbered in the order of their canonical codes.
         let mut dense = vec![u16::MAX; CODES];
         let mut representatives = Vec::new();
         let mut class = Box::new([0u16; CODES]);
@@ -61,17 +47,65 @@ fn table() -> &'static Table {
             }
             class[code as usize] = dense[canonical];
         }
-        let weights = representatives
+        Classes {
+            class,
+            representatives,
+        }
+    })
+}
+
+/// A learnt list's weights `(w, w per unit of stage)` of the hexagon of centre state `centre`
+/// and ring code `code` (0 for a class the list lacks). Contract: `list` is sorted by key,
+/// the centre state times 4096 plus the canonical ring code (the scripts write it so).
+fn listed(list: &[(u16, f32, f32)], centre: u16, code: u16) -> (f32, f32) {
+    let key = centre as usize * CODES + pattern::canonical(code) as usize;
+    list.binary_search_by_key(&key, |e| e.0 as usize)
+        .map_or((0.0, 0.0), |i| (list[i].1, list[i].2))
+}
+
+/// The weights `(w, w per unit of stage)` of the hexagons by class, then by the centre state
+/// (empty, own or white, other or black), kept by class rather than by ring code: the
+/// classes' table, 430 classes of 24 bytes, stays in the first-level cache where a table by
+/// code (96 KiB) did not (the blend's hexagon reads took a tenth of a default search's time,
+/// most of it waiting on that table).
+struct Table {
+    class: &'static [u16; CODES],
+    weights: Vec<[(f32, f32); 3]>,
+}
+
+impl Table {
+    /// The table of `weight(centre, canonical code)` over every class and centre state.
+    fn new(weight: impl Fn(u16, u16) -> (f32, f32)) -> Table {
+        let c = classes();
+        let weights = c
+            .representatives
             .iter()
-            .map(|&code| {
-                [0u16, 1, 2].map(|centre| {
-                    let (wa, wb) = weight(centre, code);
-                    let (ba, bb) = weight(swap(centre), swap_code(code));
-                    (wa - ba, wb - bb)
-                })
-            })
+            .map(|&code| [0u16, 1, 2].map(|centre| weight(centre, code)))
             .collect();
-        Table { class, weights }
+        Table {
+            class: &c.class,
+            weights,
+        }
+    }
+
+    /// The weights of a hexagon: its centre state and its ring code.
+    #[inline]
+    fn get(&self, centre: usize, code: u16) -> (f32, f32) {
+        self.weights[self.class[code as usize] as usize][centre]
+    }
+}
+
+/// The 2-player net weights, from white's side: each class's weight from white's side less
+/// that of its colours swapped from black's. The net weight depends on the ring only through
+/// its class, since swapping the colours commutes with the symmetries.
+fn table() -> &'static Table {
+    static BUILT: OnceLock<Table> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        Table::new(|centre, code| {
+            let (wa, wb) = listed(&SHAPE_WEIGHTS, centre, code);
+            let (ba, bb) = listed(&SHAPE_WEIGHTS, swap(centre), swap_code(code));
+            (wa - ba, wb - bb)
+        })
     })
 }
 
@@ -115,6 +149,72 @@ pub fn white_value(board: &[u8], rings: &[[Cell; 6]], empties: usize, mover: u8,
         + per_mover * f32::from(mover)
         + per_phase * f32::from(phase);
     1.0 / (1.0 + (-logit).exp())
+}
+
+/// The multi-player table of `players` (3 or 4): the hexagons' weights from a colour's side,
+/// and the seats' weights (`shape_weights_3p.rs`).
+fn colour_table(players: usize) -> Option<(&'static Table, &'static [f32])> {
+    static THREE: OnceLock<Table> = OnceLock::new();
+    static FOUR: OnceLock<Table> = OnceLock::new();
+    let (cell, list, seats): (_, &[(u16, f32, f32)], &'static [f32]) = match players {
+        3 => (&THREE, &shape_weights_3p::WEIGHTS, &shape_weights_3p::SEATS),
+        4 => (&FOUR, &shape_weights_4p::WEIGHTS, &shape_weights_4p::SEATS),
+        _ => return None,
+    };
+    Some((
+        cell.get_or_init(|| Table::new(|centre, code| listed(list, centre, code))),
+        seats,
+    ))
+}
+
+/// Each colour's chance of winning by the shapes' value in a game of `players` players (3 or
+/// 4; `None` otherwise), for a playout board (colours 0.., empty `NO_STONE`, the last entry
+/// `OFF_BOARD`) with `empties` empty cells, `mover` to move and `phase` the colour of the
+/// next stone: the softmax over the colours of each colour's hexagons' weights, read from its
+/// side, and its seat's (`scripts/shape-value-mp.py`).
+pub fn colour_values(
+    board: &[u8],
+    rings: &[[Cell; 6]],
+    empties: usize,
+    players: usize,
+    mover: u8,
+    phase: u8,
+) -> Option<Rewards> {
+    let (t, seats) = colour_table(players)?;
+    let stage = empties as f32 / rings.len() as f32;
+    let k = players - 1;
+    let mut scores = [0f32; MAX_PLAYERS];
+    for (c, score) in scores.iter_mut().enumerate().take(players) {
+        let states = pattern::colour_states(c as u8);
+        let (mut fixed, mut staged) = (0.0, 0.0);
+        for (ring, &stone) in rings.iter().zip(board) {
+            let (a, b) = t.get(
+                states[stone as usize] as usize,
+                pattern::code(board, ring, states),
+            );
+            fixed += a;
+            staged += b;
+        }
+        *score = fixed + stage * staged;
+        // The seat's weights: its place in the turn order, after the mover, after the phase.
+        let place = |from: u8| (c + players - from as usize) % players;
+        if c > 0 {
+            *score += seats[c - 1] + stage * seats[k + c - 1];
+        }
+        for (i, from) in [mover, phase].into_iter().enumerate() {
+            if place(from) > 0 {
+                *score += seats[(2 + i) * k + place(from) - 1];
+            }
+        }
+    }
+    let top = scores[..players].iter().copied().fold(f32::MIN, f32::max);
+    let mut out = [0f32; MAX_PLAYERS];
+    for (o, &s) in out.iter_mut().zip(&scores[..players]) {
+        *o = (s - top).exp();
+    }
+    let sum: f32 = out.iter().sum();
+    out.iter_mut().for_each(|o| *o /= sum);
+    Some(out)
 }
 
 /// Reads a position's hexagons once and gives the value changes of its moves.
@@ -200,6 +300,75 @@ mod tests {
             seen[t.class[code] as usize] = true;
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    /// The multi-player value is its definition: for each colour the sum over the cells of
+    /// the learnt list's weights (read by a scan) of its hexagon from that colour's side, plus
+    /// its seat's weights, then the softmax over the colours; on random boards of 3 and 4
+    /// colours, at every mover and phase. Two players have no multi-player value.
+    #[test]
+    fn colour_values_are_the_softmax_of_the_listed_weights() {
+        let mut rng = StdRng::seed_from_u64(8);
+        let board = Board::new(5);
+        let rings = pattern::rings(&board);
+        let n = board.cell_count();
+        assert!(colour_values(&[OFF_BOARD; 62], &rings, 0, 2, 0, 0).is_none());
+        for players in [3usize, 4] {
+            let (list, seats): (&[(u16, f32, f32)], &[f32]) = match players {
+                3 => (&shape_weights_3p::WEIGHTS, &shape_weights_3p::SEATS),
+                _ => (&shape_weights_4p::WEIGHTS, &shape_weights_4p::SEATS),
+            };
+            assert_eq!(seats.len(), 4 * (players - 1));
+            for _ in 0..20 {
+                let fill = rng.gen_range(0.0..0.9);
+                let mut stones: Vec<u8> = (0..n)
+                    .map(|_| match rng.gen_bool(fill) {
+                        true => rng.gen_range(0..players as u8),
+                        false => NO_STONE,
+                    })
+                    .collect();
+                stones.push(OFF_BOARD);
+                let empties = stones.iter().filter(|&&s| s == NO_STONE).count();
+                let stage = empties as f32 / n as f32;
+                let (mover, phase) = (rng.gen_range(0..players), rng.gen_range(0..players));
+                let scores: Vec<f32> = (0..players)
+                    .map(|c| {
+                        let states = pattern::states(c as u8);
+                        let mut score: f32 = (0..n)
+                            .map(|cell| {
+                                let centre = states[stones[cell] as usize] as usize;
+                                let code = pattern::code(&stones, &rings[cell], &states);
+                                let key = centre * CODES + pattern::canonical(code) as usize;
+                                let e = list.iter().find(|e| e.0 as usize == key);
+                                e.map_or(0.0, |&(_, a, b)| a + b * stage)
+                            })
+                            .sum();
+                        let k = players - 1;
+                        if c > 0 {
+                            score += seats[c - 1] + stage * seats[k + c - 1];
+                        }
+                        for (i, from) in [mover, phase].into_iter().enumerate() {
+                            let place = (c + players - from) % players;
+                            if place > 0 {
+                                score += seats[(2 + i) * k + place - 1];
+                            }
+                        }
+                        score
+                    })
+                    .collect();
+                let total: f32 = scores.iter().map(|s| s.exp()).sum();
+                let v = colour_values(&stones, &rings, empties, players, mover as u8, phase as u8)
+                    .unwrap();
+                for c in 0..players {
+                    let want = scores[c].exp() / total;
+                    assert!(
+                        (v[c] - want).abs() < 1e-4,
+                        "{players} players: {v:?} {want}"
+                    );
+                }
+                assert!(v[players..].iter().all(|&x| x == 0.0));
+            }
+        }
     }
 
     /// A move's delta is the change of the whole value, on random boards of several sides,
