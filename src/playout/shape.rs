@@ -152,7 +152,7 @@ pub fn white_value(board: &[u8], rings: &[[Cell; 6]], empties: usize, mover: u8,
 }
 
 /// The multi-player table of `players` (3 or 4): the hexagons' weights from a colour's side,
-/// and the seats' weights (`shape_weights_3p.rs`).
+/// and the seats' weights (`shape_weights_3p.rs`, `shape_weights_4p.rs`).
 fn colour_table(players: usize) -> Option<(&'static Table, &'static [f32])> {
     static THREE: OnceLock<Table> = OnceLock::new();
     static FOUR: OnceLock<Table> = OnceLock::new();
