@@ -71,7 +71,7 @@ def geometry(side):
 
 def positions(directories):
     """The positions' (game, empties, mover, phase, winner) rows and boards (colour + 1, 0
-    empty, the last entry off the board), and the players and cells."""
+    empty, the last entry off the board), the players, the side and the cells' rings."""
     paths = [p for d in directories for p in sorted(glob.glob(d + "/*.gtp"))]
     rows, boards, shape = [], [], None
     for number, path in enumerate(paths):
@@ -98,7 +98,7 @@ def positions(directories):
                     boards.append(board.copy())
                 board[names[cell]] = phase + 1
     players, side, names, ring = shape
-    return np.array(rows), np.array(boards), players, ring
+    return np.array(rows), np.array(boards), players, side, ring
 
 
 def hexagon_keys(boards, ring, players, canon):
@@ -209,7 +209,7 @@ def export(path, w, kept, players, games, side):
 
 def main():
     target, args = shape_value.export_target(sys.argv[1:], __doc__)
-    data, boards, players, ring = positions(args)
+    data, boards, players, side, ring = positions(args)
     game, empties, seat, phase, winner = (data[:, i] for i in range(5))
     cells = ring.shape[0]
     stage = empties / cells
@@ -237,16 +237,8 @@ def main():
         kept = kept_classes(everything)
         xs = design(keys, kept, stage, seat, phase, players)
         w = fit(xs, winner, everything, free=xs[0].shape[1] - 2 * len(kept))
-        export(target, w, kept, players, len(np.unique(game)), side_of(cells))
+        export(target, w, kept, players, len(np.unique(game)), side)
         print(f"wrote {target}")
-
-
-def side_of(cells):
-    """The side of a board of `cells` cells (3 s (s - 1) + 1)."""
-    side = 1
-    while 3 * side * (side - 1) + 1 < cells:
-        side += 1
-    return side
 
 
 if __name__ == "__main__":

@@ -93,6 +93,22 @@ impl Table {
     fn get(&self, centre: usize, code: u16) -> (f32, f32) {
         self.weights[self.class[code as usize] as usize][centre]
     }
+
+    /// The sums over the cells of a playout `board` of the weights `(w, w per unit of stage)`
+    /// of each cell's hexagon, its centre and ring read from `colour`'s side.
+    fn sums(&self, board: &[u8], rings: &[[Cell; 6]], colour: u8) -> (f32, f32) {
+        let states = pattern::colour_states(colour);
+        let (mut fixed, mut staged) = (0.0, 0.0);
+        for (ring, &stone) in rings.iter().zip(board) {
+            let (a, b) = self.get(
+                states[stone as usize] as usize,
+                pattern::code(board, ring, states),
+            );
+            fixed += a;
+            staged += b;
+        }
+        (fixed, staged)
+    }
 }
 
 /// The 2-player net weights, from white's side: each class's weight from white's side less
@@ -133,14 +149,7 @@ fn centre(stone: u8) -> usize {
 /// [`ShapeDeltas::new`] takes it) with `empties` empty cells, `mover` to move (0 white's
 /// player) and `phase` the colour of the next stone.
 pub fn white_value(board: &[u8], rings: &[[Cell; 6]], empties: usize, mover: u8, phase: u8) -> f32 {
-    let white = pattern::colour_states(0);
-    let t = table();
-    let (mut fixed, mut staged) = (0.0, 0.0);
-    for (ring, &stone) in rings.iter().zip(board) {
-        let (a, b) = t.get(centre(stone), pattern::code(board, ring, white));
-        fixed += a;
-        staged += b;
-    }
+    let (fixed, staged) = table().sums(board, rings, 0);
     let stage = empties as f32 / rings.len() as f32;
     let [intercept, per_stage, per_mover, per_phase] = SHAPE_BASE;
     let logit = intercept
@@ -185,16 +194,7 @@ pub fn colour_values(
     let k = players - 1;
     let mut scores = [0f32; MAX_PLAYERS];
     for (c, score) in scores.iter_mut().enumerate().take(players) {
-        let states = pattern::colour_states(c as u8);
-        let (mut fixed, mut staged) = (0.0, 0.0);
-        for (ring, &stone) in rings.iter().zip(board) {
-            let (a, b) = t.get(
-                states[stone as usize] as usize,
-                pattern::code(board, ring, states),
-            );
-            fixed += a;
-            staged += b;
-        }
+        let (fixed, staged) = t.sums(board, rings, c as u8);
         *score = fixed + stage * staged;
         // The seat's weights: its place in the turn order, after the mover, after the phase.
         let place = |from: u8| (c + players - from as usize) % players;
