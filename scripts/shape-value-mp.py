@@ -50,7 +50,7 @@ LETTERS = "abcdefghjklmnopqrstuvwxyz"
 # The neighbours in turn around a cell, in src/playout/pattern.rs's RING order.
 AROUND = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)]
 EMPTY, OWN, OTHER, OFF = 0, 1, 2, 3
-CODES = 1 << 12
+CODES = shape_value.CODES
 MIN_COUNT = 30
 MIN_SHARE = 0.25
 # The L2 penalty a row on the hexagons' raw weights: with 1e-3, as shape-value.py's, the fit

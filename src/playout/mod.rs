@@ -131,7 +131,9 @@ impl PlayoutConfig {
             2 => self.value_blend,
             _ => self.value_blend_multi,
         };
-        let applies = empties >= self.value_min_empties
+        // The blend first: with both blends 0 (`mcts-plain`) a playout skips the bounds.
+        let applies = blend > 0.0
+            && empties >= self.value_min_empties
             && empties as f32 >= self.value_min_share * cells as f32
             && cells <= self.value_max_cells;
         if applies {
