@@ -166,6 +166,17 @@ pub struct MctsConfig {
     /// 100 and 20 playouts' worth in the default, beside which its first few playouts add
     /// little, and its children are a backup's coldest memory.
     pub rave_min_visits: u32,
+    /// A node with fewer moves than this (0 = none) mixes its children's AMAF values with
+    /// [`MctsConfig::late_rave_equivalence`] instead of [`MctsConfig::rave_equivalence`].
+    pub late_moves: u32,
+    /// The RAVE equivalence of the nodes of fewer than [`MctsConfig::late_moves`] moves. Why
+    /// a larger one there: a playout from such a node fills only the few cells left, so a
+    /// move's AMAF value is gathered over playouts nearly as short as those where it came
+    /// first, and says nearly what its own mean says, with far more playouts behind it.
+    /// With two players on side 5 at 20,000 playouts a turn, 10,000 below 30 moves won 23
+    /// more games of 400 against `mcts-plain` than 1000 everywhere (README, "How the
+    /// default was found").
+    pub late_rave_equivalence: f32,
 }
 
 impl Default for MctsConfig {
@@ -198,6 +209,8 @@ impl Default for MctsConfig {
             leaf_amaf_full: false,
             final_lcb: 0.0,
             rave_min_visits: 0,
+            late_moves: 0,
+            late_rave_equivalence: 1000.0,
         }
     }
 }
@@ -545,6 +558,11 @@ impl<M: PackedMove> Mcts<M> {
     pub fn set_prior_visits(&mut self, prior_visits: f32, prior_rave_visits: f32) {
         self.config.prior_visits = prior_visits;
         self.config.prior_rave_visits = prior_rave_visits;
+    }
+
+    /// Sets [`MctsConfig::late_moves`] (the players' own rule per number of players).
+    pub fn set_late_moves(&mut self, late_moves: u32) {
+        self.config.late_moves = late_moves;
     }
 
     /// The winner the root is proven for, if it is.
@@ -1398,16 +1416,19 @@ impl<M: PackedMove> Worker<M> {
         } else {
             c.exploration
         };
+        let late = range.len() < c.late_moves as usize;
         let weights = ScoreWeights {
             explore: if exploration > 0.0 {
                 exploration * ((parent_visits as f32).ln()).sqrt()
             } else {
                 0.0
             },
-            inv_k: if c.rave {
-                1.0 / c.rave_equivalence
-            } else {
+            inv_k: if !c.rave {
                 0.0
+            } else if late {
+                1.0 / c.late_rave_equivalence
+            } else {
+                1.0 / c.rave_equivalence
             },
             rave: if c.rave { 1.0 } else { 0.0 },
             prior_visits: c.prior_visits,
@@ -1955,6 +1976,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `late_moves` switches a node to `late_rave_equivalence` when it has fewer moves than
+    /// that, and only then. One pick of 20, the last of which alone wins, and every move an
+    /// AMAF hit: the AMAF values of all the root's children are the same mostly lost
+    /// playouts, so the more they weigh (a huge equivalence), the fewer playouts the winning
+    /// move gets.
+    #[test]
+    fn late_nodes_mix_the_amaf_values_with_their_own_equivalence() {
+        let winning_visits = |late_moves: u32| {
+            let config = MctsConfig {
+                solver: false,
+                exploration: 1.0,
+                late_moves,
+                late_rave_equivalence: 1e9,
+                ..MctsConfig::default()
+            };
+            let mut game = Picks::new(1);
+            game.tag = 1;
+            let (mcts, _) = search_picks(config, &mut game, 5_000);
+            let tree = &mcts.tree;
+            let last = tree.child(0, MOVES - 1).unwrap();
+            tree.at(last).visits()
+        };
+        let default = winning_visits(0);
+        assert_eq!(winning_visits(MOVES as u32), default);
+        let late = winning_visits(MOVES as u32 + 1);
+        assert!(default > 3_000 && late < default - 500, "{default} {late}");
     }
 
     /// With `prior_own_only` the searching player's nodes get the priors and the
