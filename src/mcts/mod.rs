@@ -1416,7 +1416,8 @@ impl<M: PackedMove> Worker<M> {
         } else {
             c.exploration
         };
-        let late = range.len() < c.late_moves as usize;
+        // The position's moves, whether or not lazy children have written them all.
+        let late = parent.moves() < c.late_moves as usize;
         let weights = ScoreWeights {
             explore: if exploration > 0.0 {
                 exploration * ((parent_visits as f32).ln()).sqrt()
