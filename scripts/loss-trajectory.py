@@ -13,7 +13,7 @@ Output: one line per game (`turn:winrate`, `*` where the search chose another tu
 played turn's win rate in brackets when listed), then, for the games NAME won and lost
 apart, the mean and median win rate at each turn and how often the search disagreed.
 
-Figures of the thirty-second session: README, "How the default was found". One core
+Figures of the thirty-second session: docs/strength.md, "How the default was found". One core
 or two by ENGINE's own options; about 25 seconds a game at MOVETIME 2 on side 5.
 
     omega-match --size 5 --engine "omega" --engine "omega --threads 1 --player mcts-plain" \\

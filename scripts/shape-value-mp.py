@@ -22,7 +22,7 @@ src/playout/shape.rs's multi-player table: the seats' weights, and for every cla
 least MIN_COUNT times its key (the centre's state times 4096 plus the least ring code among
 the twelve images, the codes of src/playout/pattern.rs) and its two weights.
 
-Figures of the thirty-ninth session (README, "The shapes' value with three and four
+Figures of the thirty-ninth session (docs/strength.md, "The shapes' value with three and four
 players"). Needs numpy and scipy; about two minutes for 3,000 games.
 
     omega-match --size 5 --players 3 --engine "omega --threads 1 --playouts 10000" \\

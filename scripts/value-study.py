@@ -23,8 +23,8 @@ counted from white's side less from black's, for the classes seen at least MIN_C
 in the training games, fitted with L2 of 1e-3 and of 1e-2 a row, then with 1e-3 and the
 counts times the stage beside them.
 
-Figures of the twenty-ninth session, and with `--patterns` of the thirty-third (README, "How
-the default was found"). Needs numpy (`pip install numpy`); about two minutes for 800 games,
+Figures of the twenty-ninth session, and with `--patterns` of the thirty-third
+(docs/strength.md, "How the default was found"). Needs numpy (`pip install numpy`); about two minutes for 800 games,
 with or without `--patterns`.
 
     omega-match --size 5 --engine "omega --threads 1 --playouts 10000" \\

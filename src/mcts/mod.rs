@@ -174,7 +174,7 @@ pub struct MctsConfig {
     /// move's AMAF value is gathered over playouts nearly as short as those where it came
     /// first, and says nearly what its own mean says, with far more playouts behind it.
     /// With two players on side 5 at 20,000 playouts a turn, 10,000 below 30 moves won 23
-    /// more games of 400 against `mcts-plain` than 1000 everywhere (README, "How the
+    /// more games of 400 against `mcts-plain` than 1000 everywhere (docs/strength.md, "How the
     /// default was found").
     pub late_rave_equivalence: f32,
 }

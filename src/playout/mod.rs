@@ -85,7 +85,8 @@ pub struct PlayoutConfig {
     /// shapes at the leaf it starts from: `(1 - value_blend) r + value_blend v` (0 = off), at
     /// leaves with at least `value_min_empties` empty cells and at least `value_min_share`
     /// of the board's cells empty (nearer the end the playouts judge better than the shapes:
-    /// README, "How the default was found"), on boards of at most `value_max_cells` cells.
+    /// docs/strength.md, "How the default was found"), on boards of at most
+    /// `value_max_cells` cells.
     /// The weights were learnt on side 5; read on side 7 and 10 too, they measured stronger.
     pub value_blend: f32,
     /// The same blend with 3 and 4 players, of each colour's chance of winning by the

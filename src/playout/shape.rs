@@ -3,8 +3,9 @@
 //! the hexagon's twelve symmetries, and the logit of white's winning is a sum of each class's
 //! weight over the cells, white's side less black's, each weight linear in the stage (empty
 //! cells over cells). The weights are learnt from self-play by `scripts/shape-value.py`
-//! (README, "How the default was found": with the group features and the random fills beside
-//! them, the hexagons took a sixth off the Brier score of the late middle game's value).
+//! (docs/strength.md, "How the default was found": with the group features and the random
+//! fills beside them, the hexagons took a sixth off the Brier score of the late middle
+//! game's value).
 //!
 //! The tree search reads it two ways: the default blends a quarter of it, at the leaf a
 //! playout starts from, into the playout's rewards ([`white_value`], one ring read a cell;
@@ -16,7 +17,7 @@
 //! scores read the same way from each colour's side ([`colour_values`], learnt by
 //! `scripts/shape-value-mp.py`; `PlayoutConfig::value_blend_multi`, off by default: those
 //! games' winners are decided late, and the shapes foresee them far worse than with two
-//! players; README, "The shapes' value with three and four players").
+//! players; docs/strength.md, "The shapes' value with three and four players").
 
 use super::pattern::{self, CODES, EMPTY, OTHER, SAME};
 use super::shape_weights::{SHAPE_BASE, SHAPE_WEIGHTS};
