@@ -26,8 +26,8 @@ them (with the features times the stage and times the phase), to ask what the gr
 add to a value the tree could read with a group scan at each leaf.
 
 Figures of the thirty-fourth session, and with `--groups` of the thirty-fifth
-(docs/strength.md, "How the default was found"). Needs numpy; about five minutes for 7,000 games, and with
-`--groups` half an hour at the lowest priority beside a match.
+(docs/strength.md, "How the default was found"). Needs numpy; about five minutes for 7,000
+games, and with `--groups` half an hour at the lowest priority beside a match.
 
     omega-match --size 5 --engine "omega --threads 1 --playouts 10000" \\
         --engine "omega --threads 1 --playouts 10000 --seed 7" --games 3200 \\

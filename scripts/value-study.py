@@ -24,8 +24,8 @@ in the training games, fitted with L2 of 1e-3 and of 1e-2 a row, then with 1e-3 
 counts times the stage beside them.
 
 Figures of the twenty-ninth session, and with `--patterns` of the thirty-third
-(docs/strength.md, "How the default was found"). Needs numpy (`pip install numpy`); about two minutes for 800 games,
-with or without `--patterns`.
+(docs/strength.md, "How the default was found"). Needs numpy (`pip install numpy`); about
+two minutes for 800 games, with or without `--patterns`.
 
     omega-match --size 5 --engine "omega --threads 1 --playouts 10000" \\
         --engine "omega --threads 1 --playouts 10000 --seed 7" --games 800 \\
