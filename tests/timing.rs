@@ -58,6 +58,15 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// Asks for a turn of `colour` and checks it is one, answered within `within`.
+    fn genmove_within(&mut self, colour: &str, within: Duration, context: &str) {
+        let (answer, took) = self.ask(&format!("genmove {colour}"));
+        assert!(answer.starts_with("= "), "{context}: {answer}");
+        assert!(took < within, "{context}: genmove {colour} took {took:?}");
+    }
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -99,6 +108,18 @@ impl Drop for Busy {
     }
 }
 
+/// The playouts of each `info playouts` line of a search's log (its reports each second
+/// and its last), `u64::MAX` for a proof.
+fn logged_playouts(log: &str) -> Vec<u64> {
+    log.lines()
+        .filter_map(|l| l.split("info playouts ").nth(1))
+        .filter_map(|rest| match rest.contains(" proven ") {
+            true => Some(u64::MAX),
+            false => rest.split(' ').next()?.parse().ok(),
+        })
+        .collect()
+}
+
 #[test]
 fn a_move_under_one_second_byo_yomi_is_answered_within_one_second() {
     let _busy = busy_core();
@@ -108,12 +129,8 @@ fn a_move_under_one_second_byo_yomi_is_answered_within_one_second() {
         assert_eq!(engine.ask(&format!("players {players}")).0, "=");
         assert_eq!(engine.ask("time_settings 0 1 1").0, "=");
         for colour in ["white", "black", "red", "blue"].iter().take(players) {
-            let (answer, took) = engine.ask(&format!("genmove {colour}"));
-            assert!(answer.starts_with("= "), "{answer}");
-            assert!(
-                took < Duration::from_secs(1),
-                "side {side} K {players}: genmove took {took:?}"
-            );
+            let context = format!("side {side} K {players}");
+            engine.genmove_within(colour, Duration::from_secs(1), &context);
         }
     }
 }
@@ -151,23 +168,12 @@ fn a_twentieth_of_a_second_is_enough_for_a_searched_turn_on_every_board() {
         engine.ask(&format!("players {players}"));
         engine.ask("time_settings 0 0.05 1");
         for colour in ["white", "black", "red", "blue"].iter().take(players) {
-            let (answer, took) = engine.ask(&format!("genmove {colour}"));
-            assert!(answer.starts_with("= "), "{answer}");
-            assert!(
-                took < Duration::from_millis(50),
-                "side {side} K {players}: {took:?}"
-            );
+            let context = format!("side {side} K {players}");
+            engine.genmove_within(colour, Duration::from_millis(50), &context);
         }
         drop(engine);
         let text = std::fs::read_to_string(&log).unwrap();
-        let searches: Vec<u64> = text
-            .lines()
-            .filter_map(|l| l.split("info playouts ").nth(1))
-            .filter_map(|rest| match rest.contains(" proven ") {
-                true => Some(u64::MAX),
-                false => rest.split(' ').next()?.parse().ok(),
-            })
-            .collect();
+        let searches = logged_playouts(&text);
         assert!(searches.len() >= players, "side {side} K {players}: {text}");
         assert!(
             searches.iter().all(|&p| p >= 16),
@@ -201,4 +207,34 @@ fn a_whole_game_under_ten_seconds_absolute_uses_at_most_ten_seconds() {
     assert!(used < Duration::from_secs(10), "white used {used:?}");
     // The clock was used, not wasted: more than a few moves' worth of the default.
     assert!(used > Duration::from_secs(4), "white used only {used:?}");
+}
+
+/// A `genmove` right after the engine's own long `genmove` (no `play` between, as a GUI
+/// letting the engine play both sides sends them) moves the big tree's root on the short
+/// turn's own clock: the copy is capped by that turn's time, so the turn is still answered
+/// in time and searched. Without the cap the copy of a 4 s tree's subtree took most of a
+/// 0.25 s turn or more than all of it.
+#[test]
+fn a_short_turn_after_a_long_one_of_the_same_engine_is_answered_in_time() {
+    let _busy = busy_core();
+    let dir = std::env::temp_dir().join(format!("omega-reroot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for players in [2, 3] {
+        let log = dir.join(format!("{players}.log"));
+        let mut engine = Engine::start_logged(&[], &log);
+        engine.ask("boardsize 5");
+        engine.ask(&format!("players {players}"));
+        assert_eq!(engine.ask("time_settings 0 4 1").0, "=");
+        assert!(engine.ask("genmove white").0.starts_with("= "));
+        assert_eq!(engine.ask("time_settings 0 0.25 1").0, "=");
+        engine.genmove_within("black", Duration::from_millis(250), &format!("K {players}"));
+        drop(engine);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let playouts = logged_playouts(&text);
+        // Progress lines each second of the long search, then the short search's own.
+        assert!(playouts.len() >= 2, "K {players}: two searches: {text}");
+        let short = *playouts.last().unwrap();
+        assert!(short >= 1000, "K {players}: {playouts:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

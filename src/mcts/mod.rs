@@ -589,7 +589,14 @@ impl<M: PackedMove> Mcts<M> {
     /// keeping what was learnt below; clears the tree when the line was not explored.
     /// Returns whether anything was kept.
     pub fn advance(&mut self, moves: &[M]) -> bool {
-        self.tree.reroot(moves, self.config.reuse_visits)
+        self.advance_within(moves, usize::MAX)
+    }
+
+    /// [`Mcts::advance`], copying at most about `max_kept` nodes (the least visited nodes
+    /// lose their children first, [`Tree::reroot`]): for a move of the root on a turn's
+    /// clock, where copying a big tree whole could take much of the turn.
+    pub fn advance_within(&mut self, moves: &[M], max_kept: usize) -> bool {
+        self.tree.reroot(moves, self.config.reuse_visits, max_kept)
     }
 
     /// Searches `pos` on the calling thread; see [`Mcts::search_threads`].

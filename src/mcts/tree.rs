@@ -635,7 +635,12 @@ impl<M: PackedMove> Tree<M> {
     /// children (it is expanded again when a playout next reaches it): most of a big
     /// subtree is the children of such nodes, each seen by a playout or two, and the copy
     /// is part of the next turn's time.
-    pub fn reroot(&mut self, moves: &[M], min_visits: u32) -> bool {
+    ///
+    /// At most `max_kept` nodes are copied: when the tree holds more, the threshold doubles
+    /// from `min_visits` until the copy fits ([`Tree::threshold_below`]), so that the copy's
+    /// time is bounded whatever the tree's size (the node reached always keeps its
+    /// children, so a copy may exceed `max_kept` by those alone).
+    pub fn reroot(&mut self, moves: &[M], min_visits: u32, max_kept: usize) -> bool {
         let mut node = 0;
         for &mv in moves {
             match self.child(node, mv) {
@@ -647,6 +652,11 @@ impl<M: PackedMove> Tree<M> {
             }
         }
         if node != 0 {
+            let min_visits = if self.len() > max_kept {
+                self.threshold_below(node, min_visits, max_kept)
+            } else {
+                min_visits
+            };
             self.copy_below(node, min_visits);
         }
         true
@@ -665,39 +675,68 @@ impl<M: PackedMove> Tree<M> {
         self.len()
     }
 
-    /// The threshold [`Tree::prune`] needs to keep at most `max_kept` nodes: the smallest of
-    /// `min_visits`, twice it, 4 times, ... that does, or `u32::MAX` (the root and its
-    /// children only) when none does. One walk that copies nothing: the nodes a pruning at
-    /// `min_visits << j` keeps are the root and the children of the nodes whose own visits
-    /// and every non-root ancestor's are at least that.
+    /// The threshold [`Tree::prune`] needs to keep at most `max_kept` nodes: see
+    /// [`Tree::threshold_below`] from the root.
     pub fn prune_threshold(&self, min_visits: u32, max_kept: usize) -> u32 {
+        self.threshold_below(0, min_visits, max_kept)
+    }
+
+    /// The threshold a copy of the subtree below `top` (a pruning when `top` is the root, a
+    /// re-rooting otherwise) needs to keep at most `max_kept` nodes: the smallest of
+    /// `min_visits`, twice it, 4 times, ... that does, or `u32::MAX` (`top` and its
+    /// children only) when none does. The count falls as the threshold grows, so a binary
+    /// search over the doublings finds it in at most six walks that copy nothing, each
+    /// ending once it has counted more than `max_kept`: the cost is bounded by the cap,
+    /// not by the tree (a re-rooting on a short turn's clock may find a tree of tens of
+    /// millions of nodes left by a long one).
+    pub fn threshold_below(&self, top: NodeId, min_visits: u32, max_kept: usize) -> u32 {
         let min_visits = min_visits.max(1);
-        // The doublings of `min_visits` that fit in a u32, and for each node the last of them
-        // at which its children are kept (`None`: at none).
-        let levels = (u32::MAX / min_visits).ilog2() as usize + 1;
-        let level = |visits: u32| (visits >= min_visits).then(|| (visits / min_visits).ilog2());
-        // children[j]: the children kept by nodes whose last level is j.
-        let mut children = vec![0usize; levels];
-        let mut stack: Vec<(NodeId, u32)> = vec![(0, levels as u32 - 1)];
-        while let Some((node, last)) = stack.pop() {
+        let mut stack = Vec::new();
+        let mut fits = |j: u32| self.kept_below(top, min_visits << j, max_kept, &mut stack);
+        let last = (u32::MAX / min_visits).ilog2();
+        if !fits(last) {
+            return u32::MAX;
+        }
+        // The smallest doubling that fits lies in (misses, fits_at].
+        let (mut misses, mut fits_at) = (-1i64, last as i64);
+        while fits_at - misses > 1 {
+            let mid = (misses + fits_at) / 2;
+            if fits(mid as u32) {
+                fits_at = mid;
+            } else {
+                misses = mid;
+            }
+        }
+        min_visits << fits_at
+    }
+
+    /// Whether a copy below `top` at `threshold` ([`Tree::copy_below`]) keeps at most
+    /// `max_kept` nodes: `top`, its children, and the children of every node below it
+    /// whose visits, and its ancestors' up to `top` (excluded), are at least `threshold`.
+    /// Stops counting past `max_kept`. `stack` is scratch space.
+    fn kept_below(
+        &self,
+        top: NodeId,
+        threshold: u32,
+        max_kept: usize,
+        stack: &mut Vec<NodeId>,
+    ) -> bool {
+        stack.clear();
+        stack.push(top);
+        let mut kept = 1;
+        while let Some(node) = stack.pop() {
             let range = self.nodes[node as usize].children();
-            children[last as usize] += range.len();
-            for c in range {
-                if let Some(own) = level(self.nodes[c].visits()) {
-                    stack.push((c as NodeId, own.min(last)));
-                }
+            kept += range.len();
+            if kept > max_kept {
+                return false;
             }
+            stack.extend(
+                range
+                    .filter(|&c| self.nodes[c].visits() >= threshold)
+                    .map(|c| c as NodeId),
+            );
         }
-        // Kept at level j: the root and the children of every node whose last level is j or
-        // more; the count only falls as j grows.
-        let mut kept = 1 + children.iter().sum::<usize>();
-        for (j, c) in children.iter().enumerate() {
-            if kept <= max_kept {
-                return min_visits << j;
-            }
-            kept -= c;
-        }
-        u32::MAX
+        true
     }
 
     /// Replaces the tree by the subtree below `node`, copied breadth-first into the spare
@@ -767,7 +806,7 @@ mod tests {
         t.at(six).set_proven(1);
         t.amaf[six as usize].add(11.0, 4.0);
         assert!(expand(&t, &mut s, six, &[9], &[]));
-        assert!(t.reroot(&[2], 0));
+        assert!(t.reroot(&[2], 0, usize::MAX));
         assert_eq!(t.len(), 4);
         assert_eq!(t.root().visits, 7);
         assert!(!t.claim(0), "an expanded node stays claimed");
@@ -779,7 +818,10 @@ mod tests {
         assert_eq!(t.amaf[six as usize].key(), 6);
         assert_eq!(t.get(t.child(0, 5).unwrap()).proven, UNPROVEN);
         assert!(t.child(six, 9).is_some());
-        assert!(!t.reroot(&[4], 0), "a move not in the tree clears it");
+        assert!(
+            !t.reroot(&[4], 0, usize::MAX),
+            "a move not in the tree clears it"
+        );
         assert_eq!(t.len(), 1);
         assert!(!t.root().is_expanded());
         assert!(t.claim(0), "a cleared root can be expanded again");
@@ -910,6 +952,56 @@ mod tests {
         }
     }
 
+    /// A re-rooting under a cap copies at most the cap (or the new root and its children,
+    /// when those alone exceed it), exactly what a re-rooting at the threshold the walk from
+    /// the new root finds copies, and the threshold is the first doubling from the start
+    /// that fits; a cap of the whole tree or more copies the whole subtree.
+    #[test]
+    fn a_capped_reroot_keeps_at_most_the_cap() {
+        for seed in 1..=8 {
+            let tree = random_tree(3000, seed);
+            // The new root: the root's child with the most visits, and a line to it.
+            let top = tree
+                .root()
+                .children()
+                .max_by_key(|&c| tree.get(c as NodeId).visits)
+                .unwrap() as NodeId;
+            let line = [tree.get(top).mv];
+            // The walk counts from one playout (a search's node has a playout before it
+            // has children; this tree's nodes of none may have some).
+            let mut whole = random_tree(3000, seed);
+            assert!(whole.reroot(&line, 1, usize::MAX));
+            let (all, children) = (whole.len(), whole.root().child_count as usize);
+            for max_kept in [1, 10, all / 4, all / 2, all - 1, all, 3000] {
+                let threshold = tree.threshold_below(top, 1, max_kept);
+                let mut capped = random_tree(3000, seed);
+                assert!(capped.reroot(&line, 1, max_kept));
+                let mut at = random_tree(3000, seed);
+                assert!(at.reroot(&line, threshold, usize::MAX));
+                assert_eq!(capped.len(), at.len(), "seed {seed}, cap {max_kept}");
+                if max_kept >= all {
+                    assert_eq!(capped.len(), all, "seed {seed}: a cap above it keeps all");
+                } else if threshold == u32::MAX {
+                    assert_eq!(capped.len(), 1 + children, "seed {seed}: top and children");
+                } else {
+                    assert!(
+                        capped.len() <= max_kept,
+                        "seed {seed}: {} kept",
+                        capped.len()
+                    );
+                }
+                if threshold > 1 && threshold < u32::MAX {
+                    let mut below = random_tree(3000, seed);
+                    assert!(below.reroot(&line, threshold / 2, usize::MAX));
+                    assert!(
+                        below.len() > max_kept,
+                        "seed {seed}: half of {threshold} fits"
+                    );
+                }
+            }
+        }
+    }
+
     /// With a visit threshold, a node below it keeps its statistics and its proof but
     /// loses its children, and can be expanded again; the new root keeps its children
     /// whatever its visits.
@@ -934,7 +1026,7 @@ mod tests {
         assert!(t.claim(six));
         assert!(expand(&t, &mut s, six, &[9], &[]));
         assert_eq!(s.next, 8);
-        assert!(t.reroot(&[2], 2));
+        assert!(t.reroot(&[2], 2, usize::MAX));
         assert_eq!(t.len(), 5, "the root, its two children and five's two");
         assert_eq!(t.root().visits, 3);
         let five = t.child(0, 5).unwrap();
@@ -982,7 +1074,7 @@ mod tests {
         assert_eq!((three.prior, three.visits), (0.7, 0));
         assert_eq!(t.amaf[t.child(0, 3).unwrap() as usize].key(), 3);
         // Re-rooting keeps what a node has still to write.
-        assert!(t.reroot(&[2], 0));
+        assert!(t.reroot(&[2], 0, usize::MAX));
         assert_eq!((t.root().child_count, t.root().unwritten), (1, 2));
     }
 

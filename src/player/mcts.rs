@@ -43,6 +43,16 @@ const EXACT_HASH_MB: usize = 16;
 /// The fewest cells of a board on which the default expands by its leaves' moves: side 8
 /// (169 cells) and up; side 7 has 127.
 pub const EXPAND_MIN_CELLS: usize = 160;
+/// The share of a turn's optimum time that moving the tree's root on the turn's own clock
+/// may take (two `genmove`s in a row, with no `play` between to move it off the clock).
+const REROOT_SHARE: f64 = 0.1;
+/// Nodes a second a tree's copy makes at the slowest measured: on side 5, two `genmove`s in
+/// a row at 1 s a turn copied 4.4 to 7.7 million nodes in 100 to 260 ms with 2 players,
+/// and 7.4 million in 478 ms with 3, the first copies into fresh pages of a 2048 MiB arena;
+/// before the cap a copy once took more than the whole turn.
+const REROOT_NODES_PER_SEC: f64 = 15e6;
+/// The cap never keeps fewer nodes than this (a copy of a few milliseconds).
+const REROOT_MIN_NODES: usize = 50_000;
 /// How often a long search logs its progress.
 const REPORT_EVERY: Duration = Duration::from_secs(1);
 /// Candidate turns an analysis shows at most.
@@ -428,14 +438,20 @@ impl MctsPlayer {
         limits: Limits,
         mut watch: Option<&mut Watch>,
     ) -> Vec<Cell> {
-        self.prepare(game);
+        // Reproducible with a playout limit: the clock is then ignored.
+        let timed = self.options.playouts.is_none();
+        // On the clock, the tree's root moves within a share of the turn.
+        let copy_cap = if timed {
+            reroot_cap(limits.optimum)
+        } else {
+            usize::MAX
+        };
+        self.prepare(game, copy_cap);
         if let Some(turn) = self.proven_win(game, start, limits) {
             return turn;
         }
         let k = game.players();
         let mut turn: Vec<Cell> = Vec::with_capacity(k);
-        // Reproducible with a playout limit: the clock is then ignored.
-        let timed = self.options.playouts.is_none();
         let clock = |t: Duration| timed.then_some(t);
         let mut budget = self.options.playouts;
         // Stop early once the turn is settled only where the time saved is kept for later.
@@ -466,7 +482,7 @@ impl MctsPlayer {
             }
             // 2. The line stops inside the turn (a tiny budget on a big board): move the root
             // to its end and search on from there, so that every stone is searched.
-            self.move_root(game);
+            self.move_root(game, copy_cap);
             budget = Some(budget.map_or(CONTINUATION_PLAYOUTS, |b| b.min(CONTINUATION_PLAYOUTS)));
             time = clock(limits.maximum);
             settle = None;
@@ -481,7 +497,7 @@ impl MctsPlayer {
     /// every interval (also after the search has proven the result and stopped by itself).
     /// Contract: the game is not over and is at a turn boundary; it is unchanged on return.
     pub fn analyze(&mut self, game: &mut Game, stop: &Stop, watch: &mut Watch) {
-        self.prepare(game);
+        self.prepare(game, usize::MAX);
         let start = Instant::now();
         self.search(game, start, None, None, None, Some(&mut *watch));
         // The root is proven (or the tree cannot grow): the analysis no longer changes.
@@ -498,7 +514,7 @@ impl MctsPlayer {
     /// Thinks on the current position (an opponent's turn) until the stop signal, so that
     /// the tree is ready when the game comes back to the engine. Contract: as `analyze`.
     pub fn ponder(&mut self, game: &mut Game) {
-        self.prepare(game);
+        self.prepare(game, usize::MAX);
         self.search(game, Instant::now(), None, None, None, None);
     }
 
@@ -516,7 +532,7 @@ impl MctsPlayer {
     /// board. Contract: `game` is at a turn boundary.
     pub fn follow(&mut self, game: &Game) {
         if self.scratch.fits(game) {
-            self.move_root(game);
+            self.move_root(game, usize::MAX);
         }
     }
 
@@ -531,8 +547,9 @@ impl MctsPlayer {
     }
 
     /// Buffers, the expansion rule, the priors' weight and the trees' memory for the game's
-    /// board and number of players, and the tree moved to the game's position.
-    fn prepare(&mut self, game: &Game) {
+    /// board and number of players, and the tree moved to the game's position (copying at
+    /// most about `copy_cap` nodes, [`MctsPlayer::move_root`]).
+    fn prepare(&mut self, game: &Game, copy_cap: usize) {
         if !self.scratch.fits(game) {
             self.scratch = Scratch::new(game);
             for helper in &mut self.helpers {
@@ -550,7 +567,7 @@ impl MctsPlayer {
                 mcts.set_max_nodes(if i == 0 { nodes } else { helper_nodes });
             });
         }
-        self.move_root(game);
+        self.move_root(game, copy_cap);
     }
 
     /// Near the end of the game: an exact alpha-beta search (paranoid with 3-4 players, so a
@@ -633,8 +650,10 @@ impl MctsPlayer {
 
     /// Keeps the part of the tree below the current position, when the tree's root is an
     /// earlier position of the same game. Nothing to do when the root is the position
-    /// already (a `genmove` after `play` moved it).
-    fn move_root(&mut self, game: &Game) {
+    /// already (a `genmove` after `play` moved it). At most about `copy_cap` nodes are
+    /// copied: the least visited nodes of the subtree lose their children first
+    /// ([`Mcts::advance_within`]).
+    fn move_root(&mut self, game: &Game, copy_cap: usize) {
         let history = game.stone_history();
         let later = history.starts_with(&self.root_history);
         let played = &history[self.root_history.len().min(history.len())..];
@@ -643,7 +662,7 @@ impl MctsPlayer {
         }
         let reuse_start = Instant::now();
         for mcts in self.trees_mut() {
-            if !(later && mcts.advance(played)) {
+            if !(later && mcts.advance_within(played, copy_cap)) {
                 mcts.clear();
             }
         }
@@ -751,6 +770,13 @@ impl MctsPlayer {
             }
         }
     }
+}
+
+/// The most nodes a move of the tree's root may copy on the clock of a turn whose optimum
+/// time is `optimum`: [`REROOT_SHARE`] of it at [`REROOT_NODES_PER_SEC`].
+fn reroot_cap(optimum: Duration) -> usize {
+    let nodes = optimum.as_secs_f64() * REROOT_SHARE * REROOT_NODES_PER_SEC;
+    (nodes as usize).max(REROOT_MIN_NODES)
 }
 
 /// What the analysis keeps from one report to the next.
@@ -909,7 +935,7 @@ mod tests {
         let nodes = crate::mcts::nodes_in_mib;
         let mut player = default_with_two_trees();
         for (players, mb) in [(3, 64), (2, 16), (4, 64), (2, 16)] {
-            player.prepare(&Game::new(5, players).unwrap());
+            player.prepare(&Game::new(5, players).unwrap(), usize::MAX);
             let capacities = per_tree(&mut player, |mcts| mcts.tree().capacity());
             assert_eq!(capacities, [nodes(mb) / 2; 2], "{players} players");
         }
@@ -919,7 +945,7 @@ mod tests {
         options.tree_mb_multi = 24;
         let mut shared = MctsPlayer::new(options, 1, Stop::new());
         for (players, mb) in [(3, 24), (2, 8)] {
-            shared.prepare(&Game::new(4, players).unwrap());
+            shared.prepare(&Game::new(4, players).unwrap(), usize::MAX);
             let capacities = per_tree(&mut shared, |mcts| mcts.tree().capacity());
             assert_eq!(capacities, [nodes(mb), 2], "{players} players");
         }
@@ -934,7 +960,7 @@ mod tests {
     fn the_player_sets_the_rule_by_the_board() {
         let mut player = default_with_two_trees();
         for (side, expected) in [(10, 64), (5, 0), (8, 64), (7, 0)] {
-            player.prepare(&Game::new(side, 2).unwrap());
+            player.prepare(&Game::new(side, 2).unwrap(), usize::MAX);
             let rules = per_tree(&mut player, |mcts| mcts.config().expand_moves);
             assert_eq!(rules, [expected, expected], "side {side}");
         }
@@ -948,7 +974,7 @@ mod tests {
         assert!(rave > 0.0);
         let mut player = default_with_two_trees();
         for (players, expected) in [(2, rave), (3, 0.0), (4, rave), (3, 0.0), (2, rave)] {
-            player.prepare(&Game::new(5, players).unwrap());
+            player.prepare(&Game::new(5, players).unwrap(), usize::MAX);
             let weights = per_tree(&mut player, |mcts| mcts.config().prior_rave_visits);
             assert_eq!(weights, [expected, expected], "{players} players");
         }
