@@ -79,7 +79,10 @@ pub struct PlayoutConfig {
     pub pattern_centre: bool,
     /// With two players, each pattern prior's `g^a` is multiplied by `exp(value_prior *
     /// change)`, where the change is how much the move moves the learnt value of local
-    /// shapes, in logits of the mover's winning (see `shape.rs`; 0 = off).
+    /// shapes, in logits of the mover's winning (see `shape.rs`; 0 = off). Beside the blend,
+    /// 1 won about 3 points more against `mcts-plain` at equal playouts on side 5 and was
+    /// even head to head at equal time, its cost (about a tenth of a search) taking the
+    /// gain back (docs/strength.md, "The tree's move on the clock, ...").
     pub value_prior: f32,
     /// With two players, a playout's rewards are blended with the learnt value of local
     /// shapes at the leaf it starts from: `(1 - value_blend) r + value_blend v` (0 = off), at
@@ -194,6 +197,9 @@ pub struct Scratch {
     near_stamp: u32,
     /// The stones of the tree's current position (see `stones.rs`).
     stones: TreeStones,
+    /// The shapes' hexagons of the position whose priors were last computed
+    /// ([`PlayoutConfig::value_prior`]).
+    shape_deltas: shape::ShapeDeltas,
     /// Whether the last playout was a uniform 2-player fill whose antithetic twin may
     /// follow ([`PlayoutConfig::antithetic`]): `empties` then still begins with the cells it
     /// filled, in order.
@@ -212,6 +218,7 @@ impl Scratch {
             near_last: vec![0; game.board().cell_count() + 1],
             near_stamp: 0,
             stones: TreeStones::default(),
+            shape_deltas: shape::ShapeDeltas::default(),
             twin_ready: false,
         }
     }
@@ -442,14 +449,14 @@ impl MctsPosition for OmegaTree<'_> {
             }
             let beta = self.config.value_prior;
             if beta != 0.0 && players == 2 {
-                let scratch = &*self.scratch;
-                let board = scratch.stones.board();
-                let empties = scratch.stones.empties().len();
-                let shapes = shape::ShapeDeltas::new(board, &scratch.rings, empties);
                 // The value is white's: the mover gains with it when it is white's player.
                 let beta = if self.mover() == 0 { beta } else { -beta };
+                let scratch = &mut *self.scratch;
+                let empties = scratch.stones.empties().len();
+                let shapes = &mut scratch.shape_deltas;
+                shapes.read(scratch.stones.board(), &scratch.rings, empties);
                 for (g, &m) in out[start..].iter_mut().zip(moves) {
-                    *g *= (beta * shapes.delta(m, colour)).exp();
+                    *g *= (beta * shapes.delta(&scratch.rings, m, colour)).exp();
                 }
             }
             let mean = if self.config.pattern_centre && !moves.is_empty() {

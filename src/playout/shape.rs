@@ -19,7 +19,7 @@
 //! games' winners are decided late, and the shapes foresee them far worse than with two
 //! players; docs/strength.md, "The shapes' value with three and four players").
 
-use super::pattern::{self, CODES, EMPTY, OTHER, SAME};
+use super::pattern::{self, CODES, OTHER, SAME};
 use super::shape_weights::{SHAPE_BASE, SHAPE_WEIGHTS};
 use super::{shape_weights_3p, shape_weights_4p};
 use crate::board::Cell;
@@ -219,66 +219,76 @@ pub fn colour_values(
 }
 
 /// Reads a position's hexagons once and gives the value changes of its moves.
-pub struct ShapeDeltas<'a> {
-    rings: &'a [[Cell; 6]],
-    /// Each cell's centre state and ring code from white's side.
-    hexagons: Vec<(usize, u16)>,
+#[derive(Clone, Debug, Default)]
+pub struct ShapeDeltas {
+    /// Each cell's hexagon from white's side: its centre state, its ring code and its
+    /// weight now (read once, as every move's change reads seven of them).
+    hexagons: Vec<(u8, u16, f32)>,
     stage: f32,
 }
 
-impl<'a> ShapeDeltas<'a> {
-    /// Contract: `board` is a 2-player playout board (white 0, black 1, empty `NO_STONE`,
-    /// the last entry `OFF_BOARD`) and `rings` its cells' rings (`pattern::rings`).
-    pub fn new(board: &[u8], rings: &'a [[Cell; 6]], empties: usize) -> ShapeDeltas<'a> {
-        let white = pattern::colour_states(0);
-        let hexagons = rings
-            .iter()
-            .zip(board)
-            .map(|(ring, &stone)| (centre(stone), pattern::code(board, ring, white)))
-            .collect();
-        ShapeDeltas {
-            rings,
-            hexagons,
-            stage: empties as f32 / rings.len() as f32,
-        }
+impl ShapeDeltas {
+    /// Contract: as [`ShapeDeltas::read`].
+    #[cfg(test)]
+    pub fn new(board: &[u8], rings: &[[Cell; 6]], empties: usize) -> ShapeDeltas {
+        let mut deltas = ShapeDeltas::default();
+        deltas.read(board, rings, empties);
+        deltas
     }
 
-    /// A hexagon's net weight at this stage.
-    #[inline]
-    fn weight(&self, centre: usize, code: u16) -> f32 {
-        let (a, b) = table().get(centre, code);
-        a + self.stage * b
+    /// Reads `board`'s hexagons, keeping the buffer of the last read (a search reads one
+    /// position at each expansion). Contract: `board` is a 2-player playout board (white 0,
+    /// black 1, empty `NO_STONE`, the last entry `OFF_BOARD`) and `rings` its cells' rings
+    /// (`pattern::rings`).
+    pub fn read(&mut self, board: &[u8], rings: &[[Cell; 6]], empties: usize) {
+        let white = pattern::colour_states(0);
+        self.stage = empties as f32 / rings.len() as f32;
+        let table = table();
+        let stage = self.stage;
+        self.hexagons.clear();
+        self.hexagons
+            .extend(rings.iter().zip(board).map(|(ring, &stone)| {
+                let (centre, code) = (centre(stone), pattern::code(board, ring, white));
+                (centre as u8, code, weight(table, stage, centre, code))
+            }));
     }
 
     /// The logit of white's winning less the constant terms: every hexagon's weight.
     #[cfg(test)]
     pub fn value(&self) -> f32 {
-        self.hexagons
-            .iter()
-            .map(|&(c, code)| self.weight(c, code))
-            .sum()
+        self.hexagons.iter().map(|&(_, _, w)| w).sum()
     }
 
     /// The change in the logit of white's winning when a stone of `colour` (0 white, 1
-    /// black) goes on the empty cell `m`. Contract: `m` is empty on the board read by `new`.
-    pub fn delta(&self, m: Cell, colour: u8) -> f32 {
+    /// black) goes on the empty cell `m`. Contract: `m` is empty on the board last read, and
+    /// `rings` are the rings it was read with.
+    pub fn delta(&self, rings: &[[Cell; 6]], m: Cell, colour: u8) -> f32 {
+        let table = table();
         let placed = centre(colour);
-        let code = self.hexagons[m as usize].1;
-        let mut delta = self.weight(placed, code) - self.weight(EMPTY as usize, code);
+        let (_, code, now) = self.hexagons[m as usize];
+        let mut delta = weight(table, self.stage, placed, code) - now;
         // Seen from a neighbour, `m` lies in the opposite direction; it was empty (0 bits).
-        for (d, &n) in self.rings[m as usize].iter().enumerate() {
-            let Some(&(c, code)) = self.hexagons.get(n as usize) else {
+        for (d, &n) in rings[m as usize].iter().enumerate() {
+            let Some(&(c, code, now)) = self.hexagons.get(n as usize) else {
                 continue; // off the board
             };
             let after = code | ((placed as u16) << (2 * ((d + 3) % 6)));
-            delta += self.weight(c, after) - self.weight(c, code);
+            delta += weight(table, self.stage, c as usize, after) - now;
         }
         delta
     }
 }
 
+/// A hexagon's net weight at `stage`.
+#[inline]
+fn weight(table: &Table, stage: f32, centre: usize, code: u16) -> f32 {
+    let (a, b) = table.get(centre, code);
+    a + stage * b
+}
+
 #[cfg(test)]
 mod tests {
+    use super::pattern::EMPTY;
     use super::*;
     use crate::board::Board;
     use crate::game::NO_STONE;
@@ -433,7 +443,7 @@ mod tests {
                         after[m] = colour;
                         // The same stage, so that the delta is the shapes' change alone.
                         let whole = ShapeDeltas::new(&after, &rings, empties).value();
-                        let delta = before.delta(m as Cell, colour);
+                        let delta = before.delta(&rings, m as Cell, colour);
                         assert!(
                             (before.value() + delta - whole).abs() < 1e-3,
                             "side {side} cell {m} colour {colour}"
