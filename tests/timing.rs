@@ -56,9 +56,7 @@ impl Engine {
         assert_eq!(blank, "\n", "answer to {command:?} is one line");
         (first.trim_end().to_string(), start.elapsed())
     }
-}
 
-impl Engine {
     /// Asks for a turn of `colour` and checks it is one, answered within `within`.
     fn genmove_within(&mut self, colour: &str, within: Duration, context: &str) {
         let (answer, took) = self.ask(&format!("genmove {colour}"));
