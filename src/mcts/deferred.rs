@@ -8,9 +8,10 @@
 //! with two (2026-11-27). Fuego's lock-free search (Enzenberger & Müller 2009) keeps its
 //! updates racy but cheap; here the busiest nodes' updates are also batched: each thread
 //! sums its backups to such a node in a buffer of its own and writes them to the tree once
-//! every [`FLUSH_PLAYOUTS`] playouts. A node with [`HOT_VISITS`] playouts or more barely
-//! moves with one more playout's AMAF share, so selection there loses nothing measurable
-//! by seeing the sums a few playouts late.
+//! it holds an eighth of the node's playouts ([`flush_after`]: at least [`FLUSH_PLAYOUTS`],
+//! at most [`FLUSH_PLAYOUTS_MAX`]). A node with [`HOT_VISITS`] playouts or more barely moves
+//! with one more playout's AMAF share, so selection there loses nothing measurable by
+//! seeing the other threads' sums a few playouts late.
 //!
 //! The same holds for the visit counts and reward sums of a hot node's children (the edges
 //! the path takes): with the AMAF sums deferred, perf still found three quarters of a shared
@@ -19,17 +20,32 @@
 //! node must see its own pending visits at once (else it would take the same child for a
 //! whole buffer's playouts, as if it had no virtual loss), so [`Deferred::own_edges`] gives
 //! them to the selection, which adds them to what it reads. The other threads see them up to
-//! [`FLUSH_PLAYOUTS`] playouts late: a virtual loss that arrives late at a node of a thousand
-//! playouts or more, where the threads' paths spread anyway.
+//! an eighth of the node's playouts late: a virtual loss that arrives late at a node of a few
+//! hundred playouts or more, where the threads' paths spread anyway.
+//!
+//! Why a share of the node's playouts rather than a fixed count (forty-seventh session):
+//! with a fixed 16 and nodes hot from 1024 playouts, two threads made 1.3 to 1.4 times the
+//! playouts of one (`omega --threads 2` against `--threads 1`, the same total, side 5); the
+//! extra work was the write-backs and the cache lines they take from the other core. With
+//! an eighth of the node's playouts, and nodes hot from 256, they make 1.6 to 1.7 times,
+//! and 25 to 30 % more playouts in a 1-s turn, for the same play at a playout limit (400
+//! games against `mcts-plain` in `docs/strength.md`). The other thread's view of a node
+//! lags by at most an eighth of its playouts, which moves a move's mean by at most about
+//! an eighth of the distance to the new playouts' mean; its own view is always current.
 use super::{amaf_hit, Step};
 use crate::mcts::tree::{PackedMove, Tree};
 use crate::mcts::NodeId;
 use std::ops::Range;
 
 /// Playouts a node must have seen before its RAVE backups are deferred.
-pub const HOT_VISITS: u32 = 1024;
-/// Backups a buffer sums before it writes them to the tree.
+pub const HOT_VISITS: u32 = 256;
+/// The fewest backups a buffer sums before it writes them to the tree.
 const FLUSH_PLAYOUTS: u32 = 16;
+/// The most: at the root and the nodes just below it, where a few thousand playouts are
+/// still a small share, the reports and the stop rules read the counts.
+const FLUSH_PLAYOUTS_MAX: u32 = 1024;
+/// Between the two, a buffer holds this share of its node's playouts (one over it).
+const FLUSH_SHARE_INVERSE: u32 = 8;
 /// Buffers a thread keeps (the hot nodes of its recent paths); the oldest is written out
 /// and reused when a new hot node arrives.
 const SLOTS: usize = 32;
@@ -46,6 +62,9 @@ struct Pending {
     children: Range<usize>,
     /// RAVE backups summed since the last write.
     playouts: u32,
+    /// The backups (RAVE ones or rewards) after which the buffer is written:
+    /// [`flush_after`] of the node's playouts when it was opened or last written.
+    flush_at: u32,
     /// Rewards of edges summed since the last write.
     rewards: u32,
     /// (hits, reward summed over the hits) for each child.
@@ -81,6 +100,12 @@ impl Default for Deferred {
     }
 }
 
+/// The backups a buffer of a node with `visits` playouts sums before it writes them: an
+/// eighth of them, within [`FLUSH_PLAYOUTS`] and [`FLUSH_PLAYOUTS_MAX`].
+fn flush_after(visits: u32) -> u32 {
+    (visits / FLUSH_SHARE_INVERSE).clamp(FLUSH_PLAYOUTS, FLUSH_PLAYOUTS_MAX)
+}
+
 /// The entry of `node` in [`Deferred::index`] (Fibonacci hashing: node ids close together,
 /// such as siblings, land on different entries).
 fn index_key(node: NodeId) -> usize {
@@ -90,7 +115,7 @@ fn index_key(node: NodeId) -> usize {
 impl Deferred {
     /// Adds one playout's RAVE backup at `step` (reward `reward` for its mover; `amaf` the
     /// playout's tags by key) to this thread's buffer for the node, writing the buffer to
-    /// the tree when it holds [`FLUSH_PLAYOUTS`] of them.
+    /// the tree when it holds [`flush_after`] the node's playouts of them.
     pub fn add<M: PackedMove>(&mut self, tree: &Tree<M>, step: &Step, reward: f32, amaf: &[u8]) {
         let children = tree.at(step.node).children();
         let i = self.slot(tree, step.node, &children);
@@ -101,7 +126,7 @@ impl Deferred {
             s.1 += reward * hit;
         }
         p.playouts += 1;
-        if p.playouts >= FLUSH_PLAYOUTS {
+        if p.playouts >= p.flush_at {
             p.write(tree);
         }
     }
@@ -111,7 +136,7 @@ impl Deferred {
     pub fn add_root_visit<M: PackedMove>(&mut self, tree: &Tree<M>) -> u32 {
         let before = self.root_visits;
         self.root_visits += 1;
-        if self.root_visits >= FLUSH_PLAYOUTS {
+        if self.root_visits >= flush_after(tree.at(0).visits()) {
             tree.at(0).add_visits(std::mem::take(&mut self.root_visits));
         }
         before
@@ -139,7 +164,8 @@ impl Deferred {
     }
 
     /// Adds one playout's reward to the sum of `child`, a child of the hot node `parent`;
-    /// writes the node's buffer to the tree when it holds [`FLUSH_PLAYOUTS`] playouts.
+    /// writes the node's buffer to the tree when it holds [`flush_after`] the node's
+    /// playouts.
     pub fn add_value<M: PackedMove>(
         &mut self,
         tree: &Tree<M>,
@@ -154,7 +180,7 @@ impl Deferred {
         let p = &mut self.pending[i];
         p.edges[k].1 += reward;
         p.rewards += 1;
-        if p.rewards >= FLUSH_PLAYOUTS {
+        if p.rewards >= p.flush_at {
             p.write(tree);
         }
     }
@@ -219,6 +245,7 @@ impl Deferred {
                     node,
                     children: 0..0,
                     playouts: 0,
+                    flush_at: FLUSH_PLAYOUTS,
                     rewards: 0,
                     sums: Vec::new(),
                     edges: Vec::new(),
@@ -244,13 +271,16 @@ impl Deferred {
         p.sums.resize(children.len(), (0.0, 0.0));
         p.edges.clear();
         p.edges.resize(children.len(), (0, 0.0));
+        p.flush_at = flush_after(tree.at(node).visits());
         i
     }
 }
 
 impl Pending {
-    /// Adds the sums to the tree's statistics of the children and zeroes them.
+    /// Adds the sums to the tree's statistics of the children and zeroes them; the next
+    /// write waits for [`flush_after`] the node's playouts now.
     fn write<M: PackedMove>(&mut self, tree: &Tree<M>) {
+        self.flush_at = flush_after(tree.at(self.node).visits());
         let (children, amaf) = tree.slots(self.children.clone());
         for (e, child) in self.edges.iter_mut().zip(children) {
             if e.0 > 0 {
@@ -349,6 +379,39 @@ mod tests {
         let want = amaf_of(&direct, &nodes);
         assert!(want.iter().all(|d| d.0 > 0.0), "every child was hit");
         assert_eq!(amaf_of(&tree, &nodes), want);
+    }
+
+    #[test]
+    fn a_busy_nodes_buffer_waits_for_an_eighth_of_its_playouts_within_the_bounds() {
+        assert_eq!(flush_after(0), FLUSH_PLAYOUTS);
+        assert_eq!(flush_after(4000), 500);
+        assert_eq!(flush_after(1 << 30), FLUSH_PLAYOUTS_MAX);
+        // A root of 4000 playouts and its first child of 100: the root's buffer is written
+        // at its 500th backup, the child's at its 16th, then again 16 later.
+        let width = 8;
+        let (tree, nodes) = two_level_tree(width);
+        tree.at(0).add_visits(4000);
+        tree.at(nodes[1]).add_visits(100);
+        let mut deferred = Deferred::default();
+        let amaf = vec![0u8; width as usize];
+        let written = |node: NodeId| tree.slots(tree.at(node).children()).1[0].visits();
+        for backup in 1..=500u32 {
+            for node in [0, nodes[1]] {
+                let step = Step {
+                    node,
+                    mover: 0,
+                    tag: 0,
+                };
+                deferred.add(&tree, &step, 1.0, &amaf);
+            }
+            let root_want = if backup < 500 { 0 } else { 500 };
+            assert_eq!(written(0), root_want as f32, "root after {backup}");
+            assert_eq!(
+                written(nodes[1]),
+                (backup / 16 * 16) as f32,
+                "child after {backup}"
+            );
+        }
     }
 
     #[test]
