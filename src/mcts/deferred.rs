@@ -63,7 +63,7 @@ struct Pending {
     /// RAVE backups summed since the last write.
     playouts: u32,
     /// The backups (RAVE ones or rewards) after which the buffer is written:
-    /// [`flush_after`] of the node's playouts when it was opened or last written.
+    /// [`flush_after`] of the node's playouts when it was opened or last flushed.
     flush_at: u32,
     /// Rewards of edges summed since the last write.
     rewards: u32,
@@ -127,7 +127,7 @@ impl Deferred {
         }
         p.playouts += 1;
         if p.playouts >= p.flush_at {
-            p.write(tree);
+            p.flush(tree);
         }
     }
 
@@ -181,7 +181,7 @@ impl Deferred {
         p.edges[k].1 += reward;
         p.rewards += 1;
         if p.rewards >= p.flush_at {
-            p.write(tree);
+            p.flush(tree);
         }
     }
 
@@ -277,10 +277,15 @@ impl Deferred {
 }
 
 impl Pending {
-    /// Adds the sums to the tree's statistics of the children and zeroes them; the next
-    /// write waits for [`flush_after`] the node's playouts now.
-    fn write<M: PackedMove>(&mut self, tree: &Tree<M>) {
+    /// A full buffer: [`Pending::write`], and the next write waits for [`flush_after`]
+    /// the node's playouts now.
+    fn flush<M: PackedMove>(&mut self, tree: &Tree<M>) {
+        self.write(tree);
         self.flush_at = flush_after(tree.at(self.node).visits());
+    }
+
+    /// Adds the sums to the tree's statistics of the children and zeroes them.
+    fn write<M: PackedMove>(&mut self, tree: &Tree<M>) {
         let (children, amaf) = tree.slots(self.children.clone());
         for (e, child) in self.edges.iter_mut().zip(children) {
             if e.0 > 0 {
