@@ -111,8 +111,10 @@ pub struct MctsOptions {
     /// `mcts-plain` where the default won 386 and 86, and at 1 s a turn 29 of 102 where it
     /// won 41 on the same openings (docs/strength.md, "The priors with three players,
     /// again" and "Fading priors"); priors that fade with a node's playouts did no better
-    /// at 150,000 playouts a turn. Not `playout.pattern_prior_players`, which only swaps
-    /// the learnt table for equal priors of 0.5, still counted: those did the same harm.
+    /// at 150,000 playouts a turn, and at 100,000 the priors were even (79 of 210 against
+    /// 76; "Three and four players at 1 s with the faster shared tree"). Not
+    /// `playout.pattern_prior_players`, which only swaps the learnt table for equal priors
+    /// of 0.5, still counted: those did the same harm.
     pub prior_players: u8,
 }
 
