@@ -103,7 +103,8 @@ pub struct MctsOptions {
     pub expand_min_cells: usize,
     /// The numbers of players whose games count the priors (`search.prior_visits` and
     /// `search.prior_rave_visits`), bit `n` for `n` players; in the others a search starts
-    /// its children equal and computes no priors. The default leaves out 3 players: there
+    /// its children equal and computes no priors. The default leaves out 3 players (on boards
+    /// below [`MctsOptions::prior_min_cells`]): there
     /// the priors' virtual playouts, about a fair share's double for an average move, made
     /// the default as black lose the games its white neighbour won (docs/strength.md, "The
     /// priors with three players"). The priors help there at small searches only: at 10,000 and
@@ -112,19 +113,34 @@ pub struct MctsOptions {
     /// won 41 on the same openings (docs/strength.md, "The priors with three players,
     /// again" and "Fading priors"); priors that fade with a node's playouts did no better
     /// at 150,000 playouts a turn, and at 100,000 the priors were even (79 of 210 against
-    /// 76; "Three and four players at 1 s with the faster shared tree"). Not
+    /// 76; "Three and four players at 1 s with the faster shared tree"). The harm comes
+    /// from the priors at the searching player's own turn: counted at the first 3 plies
+    /// only, they let white beside the default's black win 28 of 70 games, against 12
+    /// without priors ("The priors with three players on the big boards"). Not
     /// `playout.pattern_prior_players`, which only swaps the learnt table for equal priors
     /// of 0.5, still counted: those did the same harm.
     pub prior_players: u8,
+    /// The fewest cells of a board on which every number of players counts the priors,
+    /// whatever [`MctsOptions::prior_players`] says. On a big board a search of 1 s a turn is
+    /// a small one for its branching (about 170,000 playouts over 169 cells a ply on side 8
+    /// with 3 players), where the priors help with 3 players too: on side 8 at 50,000
+    /// playouts a turn they won 57 of 150 games against two `mcts-plain` where the default
+    /// without them won 44, and at 1 s a turn 38 of 102 where a build without them won 42
+    /// on the same openings (docs/strength.md, "The priors with three players on the big
+    /// boards"). Sides 6 and 7 were not measured.
+    pub prior_min_cells: usize,
 }
 
 /// Every number of players, as [`MctsOptions::prior_players`] bits.
 const ALL_PLAYERS: u8 = u8::MAX;
 
-/// The (`prior_visits`, `prior_rave_visits`) of a search with `players` players: the
-/// options' own, or none where [`MctsOptions::prior_players`] leaves the count out.
-fn prior_visits_for(options: &MctsOptions, players: usize) -> (f32, f32) {
-    if players < 8 && options.prior_players & (1 << players) != 0 {
+/// The (`prior_visits`, `prior_rave_visits`) of a search with `players` players on a board
+/// of `cells` cells: the options' own, or none where [`MctsOptions::prior_players`] leaves
+/// the count out on a board smaller than [`MctsOptions::prior_min_cells`].
+fn prior_visits_for(options: &MctsOptions, players: usize, cells: usize) -> (f32, f32) {
+    if cells >= options.prior_min_cells
+        || players < 8 && options.prior_players & (1 << players) != 0
+    {
         (
             options.search.prior_visits,
             options.search.prior_rave_visits,
@@ -203,6 +219,7 @@ impl MctsOptions {
             play_on: false,
             expand_min_cells: 0,
             prior_players: ALL_PLAYERS,
+            prior_min_cells: usize::MAX,
         }
     }
 
@@ -222,7 +239,8 @@ impl MctsOptions {
     /// side 10 at equal time and lost on side 7. The priors come from the pattern
     /// table of the game's number of players (the 2-player table cost the default its fair
     /// share with 4 players; the 4-player table won it back and more at equal playouts),
-    /// and count with 2 and 4 players only ([`MctsOptions::prior_players`]). With 3 and 4
+    /// and count with 2 and 4 players, and with 3 on boards of side 8 and up
+    /// ([`MctsOptions::prior_players`], [`MctsOptions::prior_min_cells`]). With 3 and 4
     /// players the trees get 2048 MiB instead of 512 ([`MctsOptions::tree_mb_multi`]).
     /// Several threads search one tree (tree parallelism, with the busiest nodes' RAVE
     /// backups deferred): at 1 s a turn on side 5 it scored better against `mcts-plain`
@@ -243,6 +261,7 @@ impl MctsOptions {
             tree_parallel: true,
             expand_min_cells: EXPAND_MIN_CELLS,
             prior_players: ALL_PLAYERS & !(1 << 3),
+            prior_min_cells: EXPAND_MIN_CELLS,
             tree_mb_multi: 2048,
             search: MctsConfig {
                 ancestor_amaf: 100.0,
@@ -333,6 +352,7 @@ impl MctsOptions {
             "play_on" => self.play_on = flag()?,
             "expand_min_cells" => self.expand_min_cells = number()?.max(0.0) as usize,
             "prior_players" => self.prior_players = parse_player_counts(value)?,
+            "prior_min_cells" => self.prior_min_cells = number()?.max(0.0) as usize,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
             "pattern_prior_other" => p.pattern_prior_other = number()?.max(0.0),
@@ -559,7 +579,8 @@ impl MctsPlayer {
             }
             self.new_game();
             let expand_moves = expand_moves_on(&self.options, game.board().cell_count());
-            let (prior_visits, prior_rave_visits) = prior_visits_for(&self.options, game.players());
+            let (prior_visits, prior_rave_visits) =
+                prior_visits_for(&self.options, game.players(), game.board().cell_count());
             let (nodes, helper_nodes) = tree_nodes(&self.options, game.players());
             let late_moves = late_moves_for(&self.options, game.players());
             self.trees_mut().enumerate().for_each(|(i, mcts)| {
@@ -968,25 +989,40 @@ mod tests {
         }
     }
 
-    /// The default counts the priors with 2 and 4 players and not with 3, in every thread's
-    /// tree, again when the number of players changes; `prior_players` sets the counts.
+    /// The default counts the priors with 2 and 4 players and, below side 8, not with 3, in
+    /// every thread's tree, again when the board or the number of players changes;
+    /// `prior_players` sets the counts and `prior_min_cells` the boards where all count.
     #[test]
-    fn the_player_counts_the_priors_by_the_number_of_players() {
+    fn the_player_counts_the_priors_by_the_number_of_players_and_the_board() {
         let rave = MctsOptions::strong().search.prior_rave_visits;
         assert!(rave > 0.0);
         let mut player = default_with_two_trees();
-        for (players, expected) in [(2, rave), (3, 0.0), (4, rave), (3, 0.0), (2, rave)] {
-            player.prepare(&Game::new(5, players).unwrap(), usize::MAX);
+        let cases = [
+            (2, 5, rave),
+            (3, 5, 0.0),
+            (4, 5, rave),
+            (3, 8, rave),
+            (3, 7, 0.0),
+        ];
+        for (players, side, expected) in cases.into_iter().chain([(2, 5, rave)]) {
+            player.prepare(&Game::new(side, players).unwrap(), usize::MAX);
             let weights = per_tree(&mut player, |mcts| mcts.config().prior_rave_visits);
-            assert_eq!(weights, [expected, expected], "{players} players");
+            assert_eq!(
+                weights,
+                [expected, expected],
+                "{players} players, side {side}"
+            );
         }
         let mut options = MctsOptions::strong();
         options.set("prior_players", "3+4").unwrap();
-        assert_eq!(prior_visits_for(&options, 4).1, rave);
-        assert_eq!(prior_visits_for(&options, 3).1, rave);
-        assert_eq!(prior_visits_for(&options, 2), (0.0, 0.0));
+        assert_eq!(prior_visits_for(&options, 4, 61).1, rave);
+        assert_eq!(prior_visits_for(&options, 3, 61).1, rave);
+        assert_eq!(prior_visits_for(&options, 2, 61), (0.0, 0.0));
+        assert_eq!(prior_visits_for(&options, 2, 169).1, rave);
+        options.set("prior_min_cells", "1000").unwrap();
+        assert_eq!(prior_visits_for(&options, 2, 169), (0.0, 0.0));
         options.set("prior_players", "none").unwrap();
-        assert!((1..=MAX_PLAYERS).all(|k| prior_visits_for(&options, k) == (0.0, 0.0)));
+        assert!((1..=MAX_PLAYERS).all(|k| prior_visits_for(&options, k, 271) == (0.0, 0.0)));
         for bad in ["", "0", "5", "2+x", "2,4", "two"] {
             let before = options;
             assert!(options.set("prior_players", bad).is_err(), "'{bad}'");
