@@ -121,7 +121,8 @@ pub struct MctsOptions {
     /// of 0.5, still counted: those did the same harm.
     pub prior_players: u8,
     /// The fewest cells of a board on which every number of players counts the priors,
-    /// whatever [`MctsOptions::prior_players`] says. On a big board a search of 1 s a turn is
+    /// whatever [`MctsOptions::prior_players`] says (`--set prior_players` turns this off,
+    /// so that the counts it gives hold on every board). On a big board a search of 1 s a turn is
     /// a small one for its branching (about 170,000 playouts over 169 cells a ply on side 8
     /// with 3 players), where the priors help with 3 players too: on side 8 at 50,000
     /// playouts a turn they won 57 of 150 games against two `mcts-plain` where the default
@@ -351,7 +352,13 @@ impl MctsOptions {
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "play_on" => self.play_on = flag()?,
             "expand_min_cells" => self.expand_min_cells = number()?.max(0.0) as usize,
-            "prior_players" => self.prior_players = parse_player_counts(value)?,
+            "prior_players" => {
+                // The counts given hold on every board, as before the big boards' rule
+                // (the record's commands keep their meaning); `prior_min_cells` after it
+                // brings the rule back.
+                self.prior_players = parse_player_counts(value)?;
+                self.prior_min_cells = usize::MAX;
+            }
             "prior_min_cells" => self.prior_min_cells = number()?.max(0.0) as usize,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
@@ -991,7 +998,8 @@ mod tests {
 
     /// The default counts the priors with 2 and 4 players and, below side 8, not with 3, in
     /// every thread's tree, again when the board or the number of players changes;
-    /// `prior_players` sets the counts and `prior_min_cells` the boards where all count.
+    /// `prior_players` sets the counts on every board and `prior_min_cells` the boards
+    /// where all count.
     #[test]
     fn the_player_counts_the_priors_by_the_number_of_players_and_the_board() {
         let rave = MctsOptions::strong().search.prior_rave_visits;
@@ -1018,9 +1026,10 @@ mod tests {
         assert_eq!(prior_visits_for(&options, 4, 61).1, rave);
         assert_eq!(prior_visits_for(&options, 3, 61).1, rave);
         assert_eq!(prior_visits_for(&options, 2, 61), (0.0, 0.0));
-        assert_eq!(prior_visits_for(&options, 2, 169).1, rave);
-        options.set("prior_min_cells", "1000").unwrap();
         assert_eq!(prior_visits_for(&options, 2, 169), (0.0, 0.0));
+        options.set("prior_min_cells", "160").unwrap();
+        assert_eq!(prior_visits_for(&options, 2, 169).1, rave);
+        assert_eq!(prior_visits_for(&options, 2, 127), (0.0, 0.0));
         options.set("prior_players", "none").unwrap();
         assert!((1..=MAX_PLAYERS).all(|k| prior_visits_for(&options, k, 271) == (0.0, 0.0)));
         for bad in ["", "0", "5", "2+x", "2,4", "two"] {
