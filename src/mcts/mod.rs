@@ -103,6 +103,9 @@ pub struct MctsConfig {
     /// Priors only at the nodes where the searching player (the root's mover) moves; the
     /// other players' moves start equal, as in a search without knowledge.
     pub prior_own_only: bool,
+    /// Priors only at the nodes where another player than the searching one moves; the
+    /// searching player's own moves start equal.
+    pub prior_others_only: bool,
     /// With 3-4 players, each opponent's reward is blended toward the searching player's
     /// loss: `(1 - paranoid) r + paranoid (1 - r_root)` (0 = max^n, each player for
     /// itself; 1 = paranoid, every opponent against the root's mover: Sturtevant & Korf
@@ -191,6 +194,7 @@ impl Default for MctsConfig {
             prior_rave_visits: 0.0,
             prior_mean: false,
             prior_own_only: false,
+            prior_others_only: false,
             paranoid: 0.0,
             reuse_visits: 0,
             first_play_urgency: 1.0,
@@ -1003,13 +1007,17 @@ impl<M: PackedMove> Worker<M> {
         if count == 0 {
             return 0;
         }
-        let own = !config.prior_own_only
-            || self
-                .path
-                .first()
-                .is_none_or(|s| s.mover as usize == pos.mover());
+        let searchers = self
+            .path
+            .first()
+            .is_none_or(|s| s.mover as usize == pos.mover());
+        let counted = if searchers {
+            !config.prior_others_only
+        } else {
+            !config.prior_own_only
+        };
         if (config.prior_visits > 0.0 || config.prior_rave_visits > 0.0 || config.widen > 0.0)
-            && own
+            && counted
         {
             pos.priors(&self.moves, &mut self.priors);
             if config.prior_mean {
@@ -2015,13 +2023,15 @@ mod tests {
     }
 
     /// With `prior_own_only` the searching player's nodes get the priors and the
-    /// opponent's nodes none (every child 0.5); without it both get them.
+    /// opponent's nodes none (every child 0.5); with `prior_others_only` the other way
+    /// round; without either both get them.
     #[test]
-    fn own_only_priors_leave_the_opponents_moves_equal() {
-        for own_only in [false, true] {
+    fn priors_at_one_side_leave_the_other_sides_moves_equal() {
+        for (own_only, others_only) in [(false, false), (true, false), (false, true)] {
             let config = MctsConfig {
                 prior_rave_visits: 20.0,
                 prior_own_only: own_only,
+                prior_others_only: others_only,
                 solver: false,
                 ..MctsConfig::default()
             };
@@ -2031,10 +2041,15 @@ mod tests {
                 let range = tree.at(node).children();
                 tree.slots(range).0.iter().map(|c| c.prior()).collect()
             };
+            let last_move = MOVES as usize - 1;
             let root = priors(0);
             assert_eq!(root.len(), MOVES as usize);
-            assert_eq!(root[MOVES as usize - 1], 0.1);
-            assert!(root[..MOVES as usize - 1].iter().all(|&p| p == 0.9));
+            if others_only {
+                assert!(root.iter().all(|&p| p == 0.5), "others_only: {root:?}");
+            } else {
+                assert_eq!(root[last_move], 0.1);
+                assert!(root[..last_move].iter().all(|&p| p == 0.9));
+            }
             let expanded: Vec<NodeId> = tree
                 .at(0)
                 .children()
@@ -2044,11 +2059,10 @@ mod tests {
             assert!(!expanded.is_empty());
             for child in expanded {
                 let replies = priors(child);
-                let last = replies[MOVES as usize - 1];
                 assert_eq!(
-                    last,
+                    replies[last_move],
                     if own_only { 0.5 } else { 0.1 },
-                    "own_only {own_only}"
+                    "own_only {own_only}, others_only {others_only}"
                 );
             }
         }

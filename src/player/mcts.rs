@@ -319,6 +319,7 @@ impl MctsOptions {
             "prior_rave_visits" => s.prior_rave_visits = number()?.max(0.0),
             "prior_mean" => s.prior_mean = flag()?,
             "prior_own_only" => s.prior_own_only = flag()?,
+            "prior_others_only" => s.prior_others_only = flag()?,
             "paranoid" => s.paranoid = number()?.clamp(0.0, 1.0),
             "reuse_visits" => s.reuse_visits = number()?.max(0.0) as u32,
             "first_play_urgency" => s.first_play_urgency = number()?,
