@@ -130,12 +130,6 @@ pub struct MctsOptions {
     /// on the same openings (docs/strength.md, "The priors with three players on the big
     /// boards"). Sides 6 and 7 were not measured.
     pub prior_min_cells: usize,
-    /// The share of a turn's budget (time or playouts) that each stone after the first gets
-    /// for a search of its own: the first search chooses the first stone only, the tree's
-    /// root moves to it, a second search of this share chooses the second, and so on; the
-    /// first search gets what the later ones leave. At most `1 / stones` (the first never
-    /// gets less than a later one); 0 reads the whole turn off one search.
-    pub later_stone_share: f64,
 }
 
 /// Every number of players, as [`MctsOptions::prior_players`] bits.
@@ -227,7 +221,6 @@ impl MctsOptions {
             expand_min_cells: 0,
             prior_players: ALL_PLAYERS,
             prior_min_cells: usize::MAX,
-            later_stone_share: 0.0,
         }
     }
 
@@ -368,7 +361,6 @@ impl MctsOptions {
                 self.prior_min_cells = usize::MAX;
             }
             "prior_min_cells" => self.prior_min_cells = number()?.max(0.0) as usize,
-            "later_stone_share" => self.later_stone_share = number()?.clamp(0.0, 0.5) as f64,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
             "pattern_prior" => p.pattern_prior = number()?.max(0.0),
             "pattern_prior_other" => p.pattern_prior_other = number()?.max(0.0),
@@ -491,19 +483,9 @@ impl MctsPlayer {
         let k = game.players();
         let mut turn: Vec<Cell> = Vec::with_capacity(k);
         let clock = |t: Duration| timed.then_some(t);
-        // A turn searched stone by stone: each later stone's share of the budget, and the
-        // share spent by the end of the search that chooses stone `i` (counted from 0).
-        let later = if k > 1 {
-            self.options.later_stone_share.min(1.0 / k as f64)
-        } else {
-            0.0
-        };
-        let staged = later > 0.0;
-        let spent_by = |i: usize| 1.0 - later * (k - 1 - i) as f64;
-        let share_of = |b: u64, share: f64| ((b as f64 * share).round() as u64).max(1);
-        let mut budget = self.options.playouts.map(|b| share_of(b, spent_by(0)));
+        let mut budget = self.options.playouts;
         // Stop early once the turn is settled only where the time saved is kept for later.
-        let settles = timed && limits.keeps_savings && k <= SETTLE_MAX_STONES && !staged;
+        let settles = timed && limits.keeps_savings && k <= SETTLE_MAX_STONES;
         let mut settle = settles.then_some(Settle {
             plies: k,
             share: SETTLE_SHARE,
@@ -511,17 +493,16 @@ impl MctsPlayer {
         let mut time = clock(if settles {
             limits.optimum.mul_f64(SETTLE_STRETCH).min(limits.maximum)
         } else {
-            limits.optimum.mul_f64(spent_by(0))
+            limits.optimum
         });
         loop {
             // 1. Search from the root (the position after the stones of the turn chosen so
-            // far), then read the turn off the tree's most visited line (only its first
-            // stone when the turn is searched stone by stone).
+            // far), then read the turn off the tree's most visited line.
             self.search(game, start, time, budget, settle, watch.as_deref_mut());
             if self.options.play_on && self.is_lost(game) {
                 self.play_on(game, start, time, budget, settle, watch.as_deref_mut());
             }
-            let chosen = self.line(if staged { 1 } else { k - turn.len() });
+            let chosen = self.line(k - turn.len());
             for &cell in &chosen {
                 game.place(cell);
             }
@@ -529,19 +510,12 @@ impl MctsPlayer {
             if turn.len() == k {
                 break;
             }
-            // 2. Move the root to the stones chosen and search on from there: the next
-            // stone's own search, or, when the line stopped inside the turn (a tiny budget on
-            // a big board), a short continuation, so that every stone is searched.
+            // 2. The line stops inside the turn (a tiny budget on a big board): move the root
+            // to its end and search on from there, so that every stone is searched.
             self.move_root(game, copy_cap);
+            budget = Some(budget.map_or(CONTINUATION_PLAYOUTS, |b| b.min(CONTINUATION_PLAYOUTS)));
+            time = clock(limits.maximum);
             settle = None;
-            if staged {
-                budget = self.options.playouts.map(|b| share_of(b, later));
-                time = clock(limits.optimum.mul_f64(spent_by(turn.len())));
-            } else {
-                budget =
-                    Some(budget.map_or(CONTINUATION_PLAYOUTS, |b| b.min(CONTINUATION_PLAYOUTS)));
-                time = clock(limits.maximum);
-            }
         }
         for _ in 0..turn.len() {
             game.unplace();
