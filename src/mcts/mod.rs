@@ -104,7 +104,9 @@ pub struct MctsConfig {
     /// other players' moves start equal, as in a search without knowledge.
     pub prior_own_only: bool,
     /// Priors only at the nodes where another player than the searching one moves; the
-    /// searching player's own moves start equal.
+    /// searching player's own moves start equal. Off: with 4 players it cost a third of the
+    /// default's wins, with 3 it kept the priors' harm (docs/strength.md, "A search for each
+    /// stone of the turn, ...").
     pub prior_others_only: bool,
     /// With 3-4 players, each opponent's reward is blended toward the searching player's
     /// loss: `(1 - paranoid) r + paranoid (1 - r_root)` (0 = max^n, each player for

@@ -114,9 +114,11 @@ pub struct MctsOptions {
     /// again" and "Fading priors"); priors that fade with a node's playouts did no better
     /// at 150,000 playouts a turn, and at 100,000 the priors were even (79 of 210 against
     /// 76; "Three and four players at 1 s with the faster shared tree"). The harm comes
-    /// from the priors at the searching player's own turn: counted at the first 3 plies
-    /// only, they let white beside the default's black win 28 of 70 games, against 12
-    /// without priors ("The priors with three players on the big boards"). Not
+    /// with the priors wherever they are counted: at the searching player's own turn only
+    /// (the first 3 plies) they let white beside the default's black win 28 of 70 games,
+    /// at the other players' nodes only 22, everywhere 20, against 12 without priors ("The
+    /// priors with three players on the big boards" and "A search for each stone of the
+    /// turn, ..."). Not
     /// `playout.pattern_prior_players`, which only swaps the learnt table for equal priors
     /// of 0.5, still counted: those did the same harm.
     pub prior_players: u8,
