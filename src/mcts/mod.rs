@@ -106,7 +106,7 @@ pub struct MctsConfig {
     /// Priors only at the nodes where another player than the searching one moves; the
     /// searching player's own moves start equal. Off: with 4 players it cost a third of the
     /// default's wins, with 3 it kept the priors' harm (docs/strength.md, "A search for each
-    /// stone of the turn, ...").
+    /// stone of the turn, ..."). With `prior_own_only` as well, no node counts them.
     pub prior_others_only: bool,
     /// With 3-4 players, each opponent's reward is blended toward the searching player's
     /// loss: `(1 - paranoid) r + paranoid (1 - r_root)` (0 = max^n, each player for
