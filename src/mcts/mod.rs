@@ -1009,11 +1009,11 @@ impl<M: PackedMove> Worker<M> {
         if count == 0 {
             return 0;
         }
-        let searchers = self
+        let searchers_node = self
             .path
             .first()
             .is_none_or(|s| s.mover as usize == pos.mover());
-        let counted = if searchers {
+        let counted = if searchers_node {
             !config.prior_others_only
         } else {
             !config.prior_own_only
