@@ -38,6 +38,9 @@ const SETTLE_STRETCH: f64 = 1.5;
 const SETTLE_MAX_STONES: usize = 2;
 /// Share of a move's optimum time the exact endgame search may take.
 const EXACT_SHARE: f64 = 0.5;
+/// Share of a move's optimum time the exact search of a 3-player last round may take
+/// before the tree search has the rest.
+const LAST_ROUND_SHARE: f64 = 0.6;
 /// Transposition table of the exact endgame search, in MiB.
 const EXACT_HASH_MB: usize = 16;
 /// The fewest cells of a board on which the default expands by its leaves' moves: side 8
@@ -91,6 +94,9 @@ pub struct MctsOptions {
     /// With this many stones or fewer left to the end of the game, an exact alpha-beta
     /// search runs first, and a proven win it finds is played (0 = never).
     pub exact_plies: usize,
+    /// With 3 players, what the exact search of the last round
+    /// ([`last_round`](super::last_round)) decides; the tree search has the turn otherwise.
+    pub last_round: LastRound,
     /// When the search proves the turn lost (the opponents win whatever it plays), the tree
     /// is cleared and searched again without proofs, for the rest of the time: the most
     /// visited move of that search is the one most likely to win if an opponent errs, where
@@ -132,6 +138,20 @@ pub struct MctsOptions {
     /// on the same openings (docs/strength.md, "The priors with three players on the big
     /// boards"). Sides 6 and 7 were not measured.
     pub prior_min_cells: usize,
+}
+
+/// What the exact search of a 3-player game's last round decides ([`MctsOptions::last_round`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LastRound {
+    /// Nothing: the tree search has every turn.
+    Off,
+    /// A turn that wins whatever the others do (a player who can win taking its win) is
+    /// played at once ([`super::last_round::forced_win`]).
+    Win,
+    /// The turn with the best chance by the model of [`super::last_round::best_turn`] (a
+    /// player who cannot win choosing at random) is played when it leaves the mover a
+    /// chance; measured worse than `Win` as black.
+    Model,
 }
 
 /// Every number of players, as [`MctsOptions::prior_players`] bits.
@@ -219,6 +239,7 @@ impl MctsOptions {
             search: MctsConfig::default(),
             playout: PlayoutConfig::default(),
             exact_plies: 0,
+            last_round: LastRound::Off,
             play_on: false,
             expand_min_cells: 0,
             prior_players: ALL_PLAYERS,
@@ -257,7 +278,10 @@ impl MctsOptions {
     /// AMAF values with a RAVE equivalence of 10,000 instead of 1000
     /// ([`MctsConfig::late_rave_equivalence`]): on side 5 at 20,000 playouts, 348 - 52 and
     /// 334 - 66 against `mcts-plain` where the default without it scored 325 - 75 on the same
-    /// openings.
+    /// openings. With 3 players, a turn of the last round that wins whatever the others do
+    /// is found exactly and played ([`LastRound::Win`]): at 100,000 playouts a turn on side
+    /// 5 the tree had missed such wins, most of them red's last turn (docs/strength.md,
+    /// "The last round of three players, solved").
     pub fn strong() -> MctsOptions {
         MctsOptions {
             play_on: true,
@@ -266,6 +290,7 @@ impl MctsOptions {
             prior_players: ALL_PLAYERS & !(1 << 3),
             prior_min_cells: EXPAND_MIN_CELLS,
             tree_mb_multi: 2048,
+            last_round: LastRound::Win,
             search: MctsConfig {
                 ancestor_amaf: 100.0,
                 ancestor_flip: true,
@@ -354,6 +379,14 @@ impl MctsOptions {
             }
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "play_on" => self.play_on = flag()?,
+            "last_round" => {
+                self.last_round = match value {
+                    "off" => LastRound::Off,
+                    "win" => LastRound::Win,
+                    "model" => LastRound::Model,
+                    _ => return Err(format!("last_round: '{value}' is not off, win or model")),
+                }
+            }
             "expand_min_cells" => self.expand_min_cells = number()?.max(0.0) as usize,
             "prior_players" => {
                 // The counts given hold on every board, as before the big boards' rule
@@ -480,6 +513,9 @@ impl MctsPlayer {
         };
         self.prepare(game, copy_cap);
         if let Some(turn) = self.proven_win(game, start, limits) {
+            return turn;
+        }
+        if let Some(turn) = self.last_round_turn(game, start, limits) {
             return turn;
         }
         let k = game.players();
@@ -639,6 +675,36 @@ impl MctsPlayer {
         } else {
             None
         }
+    }
+
+    /// With 3 players in the last round ([`MctsOptions::last_round`]): the exact search's
+    /// turn, when it ends within [`LAST_ROUND_SHARE`] of the optimum (always with a playout
+    /// limit, so that the turn does not depend on the clock) and wins for certain (`Win`)
+    /// or leaves the mover a chance by its model (`Model`); else the tree's.
+    fn last_round_turn(&self, game: &Game, start: Instant, limits: Limits) -> Option<Vec<Cell>> {
+        let deadline = self
+            .options
+            .playouts
+            .is_none()
+            .then(|| start + limits.optimum.mul_f64(LAST_ROUND_SHARE));
+        let turn = match self.options.last_round {
+            LastRound::Off => None,
+            LastRound::Win => super::last_round::forced_win(game, deadline),
+            LastRound::Model => super::last_round::best_turn(game, deadline)
+                .filter(|(_, chances)| chances[game.to_move().index()] > 0.0)
+                .map(|(turn, _)| turn),
+        };
+        if self.options.last_round != LastRound::Off
+            && game.players() == 3
+            && game.turns_left() <= 3
+        {
+            log::info!(
+                "info last round exact: {} in {} ms",
+                if turn.is_some() { "played" } else { "none" },
+                start.elapsed().as_millis()
+            );
+        }
+        turn
     }
 
     /// Whether the tree proves the position (its root) lost for the player to move.
@@ -1041,5 +1107,51 @@ mod tests {
             assert!(options.set("prior_players", bad).is_err(), "'{bad}'");
             assert_eq!(options, before, "'{bad}' changes nothing");
         }
+    }
+
+    #[test]
+    fn the_default_plays_a_forced_win_of_the_last_round_and_the_baseline_does_not_look() {
+        assert_eq!(MctsOptions::plain().last_round, LastRound::Off);
+        assert_eq!(MctsOptions::strong().last_round, LastRound::Win);
+        let mut options = MctsOptions::strong();
+        for (value, mode) in [
+            ("off", LastRound::Off),
+            ("model", LastRound::Model),
+            ("win", LastRound::Win),
+        ] {
+            options.set("last_round", value).unwrap();
+            assert_eq!(options.last_round, mode);
+        }
+        for bad in ["", "on", "Win", "1"] {
+            let before = options;
+            assert!(options.set("last_round", bad).is_err(), "'{bad}'");
+            assert_eq!(options, before, "'{bad}' changes nothing");
+        }
+        // Side-3 games of 3 players at the last round until one has a forced win.
+        let limits = Limits {
+            optimum: Duration::from_secs(5),
+            maximum: Duration::from_secs(5),
+            keeps_savings: false,
+        };
+        let mut played = 0;
+        for seed in 0..40u64 {
+            let mut game = Game::new(3, 3).unwrap();
+            let mut rng = FastRng::new(seed);
+            while game.turns_left() > 1 + seed as usize % 3 {
+                let turn = crate::player::random_turn(&game, rng.next_u64());
+                game.play_turn(game.to_move(), &turn).unwrap();
+            }
+            let Some(win) = super::super::last_round::forced_win(&game, None) else {
+                continue;
+            };
+            let mut options = MctsOptions::strong();
+            options.playouts = Some(64);
+            options.tree_mb_multi = 16;
+            let mut player = MctsPlayer::new(options, seed, Stop::new());
+            let turn = player.choose(&mut game, Instant::now(), limits, None);
+            assert_eq!(turn, win, "seed {seed}");
+            played += 1;
+        }
+        assert!(played >= 3, "only {played} positions with a forced win");
     }
 }

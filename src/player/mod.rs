@@ -5,11 +5,12 @@
 mod alphabeta;
 mod baselines;
 mod helpers;
+mod last_round;
 mod mcts;
 
 pub use alphabeta::{AlphaBetaPlayer, SearchOptions};
 pub use baselines::{greedy_turn, random_turn, random_turn_with};
-pub use mcts::{MctsOptions, MctsPlayer};
+pub use mcts::{LastRound, MctsOptions, MctsPlayer};
 
 use crate::board::Cell;
 use crate::game::Game;
