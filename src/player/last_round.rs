@@ -231,24 +231,9 @@ impl<'a> LastRound<'a> {
         mover: usize,
         prefix: [usize; PLAYERS],
     ) -> Option<([usize; PLAYERS], Chances)> {
-        let n = self.tables.cells.len();
         if mover == PLAYERS - 1 {
-            let mut free = [0usize; MAX_EMPTIES];
-            let mut count = 0;
-            for i in (0..n).filter(|&i| !self.used[i]) {
-                free[count] = i;
-                count += 1;
-            }
-            let free = &free[..count];
-            let mut columns = [[0u32; MAX_EMPTIES]; PLAYERS];
-            for (c, column) in columns.iter_mut().enumerate() {
-                let row = &self.tables.score[c][prefix[c] * n..];
-                for (k, &i) in free.iter().enumerate() {
-                    column[k] = row[i];
-                }
-            }
-            let [w, b, r] = &columns;
-            let (choice, chances) = red_turn(&w[..count], &b[..count], &r[..count]);
+            let (free, [w, b, r]) = self.last_scores(prefix);
+            let (choice, chances) = red_turn(&w, &b, &r);
             return Some((choice.map(|k| free[k]), chances));
         }
         let mut best = [0; PLAYERS];
@@ -271,6 +256,18 @@ impl<'a> LastRound<'a> {
             }
         }
         Some((best, sum.map(|s| s / ties as f64)))
+    }
+
+    /// Before red's last turn: the free cells, and for each colour its final score (rank)
+    /// with its last stone on each of them, given the prefixes of its stones before.
+    fn last_scores(&self, prefix: [usize; PLAYERS]) -> (Vec<usize>, [Vec<u32>; PLAYERS]) {
+        let n = self.tables.cells.len();
+        let free: Vec<usize> = (0..n).filter(|&i| !self.used[i]).collect();
+        let columns = std::array::from_fn(|c| {
+            let row = &self.tables.score[c][prefix[c] * n..];
+            free.iter().map(|&i| row[i]).collect()
+        });
+        (free, columns)
     }
 
     /// The turns that can be played from the search's line (distinct free cells for white's,
@@ -333,14 +330,8 @@ impl LastRound<'_> {
         hero: usize,
         prefix: [usize; PLAYERS],
     ) -> Option<[usize; PLAYERS]> {
-        let n = self.tables.cells.len();
         if mover == PLAYERS - 1 {
-            let free: Vec<usize> = (0..n).filter(|&i| !self.used[i]).collect();
-            let column = |c: usize| -> Vec<u32> {
-                let row = &self.tables.score[c][prefix[c] * n..];
-                free.iter().map(|&i| row[i]).collect()
-            };
-            let (w, b, r) = (column(0), column(1), column(2));
+            let (free, [w, b, r]) = self.last_scores(prefix);
             let (choice, chances) = red_turn(&w, &b, &r);
             let wins = if hero == PLAYERS - 1 {
                 chances[hero] == 1.0
