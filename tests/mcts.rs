@@ -36,8 +36,16 @@ fn forced_win(game: &mut Game, w: Colour) -> bool {
     !ours
 }
 
+/// What a search proved of its root.
+struct Proof {
+    /// The winner with best play.
+    winner: Option<usize>,
+    /// The root is proven lost for its mover (won by another player or [`LOST`]).
+    lost: bool,
+}
+
 /// A search of `playouts` from `game` with the given options by `threads` threads in one
-/// tree; returns the proven winner. Checks that the game is unchanged and that the shared
+/// tree; returns what it proved. Checks that the game is unchanged and that the shared
 /// tree's counts add up: every playout through a node went through its parent.
 fn search_threads(
     game: &mut Game,
@@ -45,7 +53,7 @@ fn search_threads(
     playouts: u64,
     seed: u64,
     threads: usize,
-) -> Option<usize> {
+) -> Proof {
     let mut copies = vec![game.clone(); threads - 1];
     let mut scratch: Vec<Scratch> = (0..threads).map(|_| Scratch::new(game)).collect();
     let mut mcts: Mcts<Cell> = Mcts::new(options.search, seed);
@@ -69,7 +77,8 @@ fn search_threads(
     game.check_consistency().unwrap();
     let tree = mcts.tree();
     assert_eq!(tree.root().visits as u64, progress.playouts);
-    if progress.proven.is_none() {
+    let lost = mcts.root_lost(game.to_move().index());
+    if progress.proven.is_none() && !lost {
         assert_eq!(
             progress.playouts, playouts,
             "the limit counts every thread's playouts"
@@ -87,7 +96,10 @@ fn search_threads(
             node.visits
         );
     }
-    progress.proven
+    Proof {
+        winner: progress.proven,
+        lost,
+    }
 }
 
 /// The nodes reachable from the root, parents before children (a node that grew its
@@ -103,12 +115,13 @@ fn reachable(tree: &omega::mcts::Tree<Cell>) -> Vec<u32> {
 }
 
 fn search(game: &mut Game, options: &MctsOptions, playouts: u64, seed: u64) -> Option<usize> {
-    search_threads(game, options, playouts, seed, 1)
+    search_threads(game, options, playouts, seed, 1).winner
 }
 
 /// A proof is sound: the proven winner can force its win against every choice of the
 /// others. With 3-4 players a position may have no such winner (the result then depends on
-/// what the others prefer), and it stays unproven.
+/// what the others prefer): it stays unproven, or is proven lost for the mover (`LOST`,
+/// `lost_proofs`), who then cannot force a win.
 #[test]
 fn proofs_agree_with_exhaustive_search_on_small_endgames() {
     // (side, players, turns played first); every case is small enough to search through.
@@ -120,7 +133,7 @@ fn proofs_agree_with_exhaustive_search_on_small_endgames() {
         (3, 3, 4),
         (4, 4, 5),
     ];
-    let mut proofs = 0;
+    let (mut proofs, mut losses) = (0, 0);
     for (side, players, turns) in cases {
         for seed in 0..6 {
             let mut game = position(side, players, turns, seed);
@@ -131,7 +144,16 @@ fn proofs_agree_with_exhaustive_search_on_small_endgames() {
                 (lazy_options(), 1),
             ] {
                 let label = format!("side {side} K {players} turns {turns} seed {seed}");
-                match search_threads(&mut game, &options, 300_000, seed, threads) {
+                let proof = search_threads(&mut game, &options, 300_000, seed, threads);
+                if proof.lost && proof.winner.is_none() {
+                    let mover = game.to_move();
+                    assert!(
+                        !forced_win(&mut game, mover),
+                        "{label}: proven lost, but {mover} can force a win"
+                    );
+                    losses += 1;
+                }
+                match proof.winner {
                     Some(w) => {
                         let w = Colour::from_index(w);
                         assert!(
@@ -149,6 +171,10 @@ fn proofs_agree_with_exhaustive_search_on_small_endgames() {
         proofs >= 60,
         "most of the 108 searches end in a proof ({proofs})"
     );
+    assert!(
+        losses > 0,
+        "some 3-4 player roots are proven lost without a winner"
+    );
 }
 
 /// The default with progressive widening whose children are written lazily.
@@ -164,6 +190,65 @@ fn mean_options() -> MctsOptions {
     let mut options = MctsOptions::strong();
     options.search.prior_mean = true;
     options
+}
+
+/// Red's last turn in a game of three players on side 5 (the default as red against two
+/// `mcts-plain`, 100,000 playouts a turn): red wins with `a4 a5 j6`, every colour at 72 and
+/// the tie red's. After the white stone at j6 every black stone loses for red, at a5 to
+/// white and elsewhere to black: the node stays unproven by max^n, and without
+/// `lost_proofs` its first child took every playout while the winning white stones had one
+/// each.
+fn red_to_win_its_last_turn() -> Game {
+    let turns = [
+        "f2 e7 f8", "e5 h8 g7", "f5 e1 b5", "e2 f4 d1", "d3 b2 d6", "e4 a3 c1", "d7 d2 e3",
+        "g6 f3 c7", "e6 g3 h5", "e8 d8 e9", "d5 f7 d4", "c2 j5 f9", "c6 c5 h9", "f6 b4 a1",
+        "b1 b3 b6", "j7 c4 j9", "h6 h7 g9",
+    ];
+    let mut game = Game::new(5, 3).unwrap();
+    for turn in turns {
+        let cells: Vec<Cell> = turn
+            .split(' ')
+            .map(|name| game.board().parse(name).unwrap())
+            .collect();
+        game.play_turn(game.to_move(), &cells).unwrap();
+    }
+    game
+}
+
+#[test]
+fn a_stone_lost_for_its_mover_is_proven_and_the_sure_win_found() {
+    let mut game = red_to_win_its_last_turn();
+    assert_eq!(game.to_move(), Colour::Red);
+    let red = Colour::Red.index();
+    let (mut found, mut stalled) = (0, 0);
+    for seed in 0..8 {
+        let mut plain = MctsOptions::plain();
+        assert!(!plain.search.lost_proofs, "mcts-plain is kept as it was");
+        found += usize::from(search(&mut game, &plain, 20_000, seed) == Some(red));
+        plain.search.lost_proofs = true;
+        for options in [plain, MctsOptions::strong()] {
+            let proof = search_threads(&mut game, &options, 20_000, seed, 1);
+            assert_eq!(proof.winner, Some(red), "seed {seed}");
+            assert!(!proof.lost);
+        }
+        stalled += 1;
+    }
+    // The baseline keeps the dead end: some seeds never leave it.
+    assert!(found < stalled, "mcts-plain found the win at every seed");
+    // The player plays the win (the exact last round off, so that the tree decides).
+    let mut options = MctsOptions::strong();
+    options.last_round = omega::player::LastRound::Off;
+    options.playouts = Some(20_000);
+    options.tree_mb_multi = 16;
+    let limits = omega::timeman::Limits {
+        optimum: Duration::from_secs(5),
+        maximum: Duration::from_secs(5),
+        keeps_savings: false,
+    };
+    let mut player = omega::player::MctsPlayer::new(options, 3, omega::stop::Stop::new());
+    let turn = player.choose(&mut game, Instant::now(), limits, None);
+    game.play_turn(Colour::Red, &turn).unwrap();
+    assert_eq!(game.winner().0, Colour::Red, "{turn:?}");
 }
 
 #[test]

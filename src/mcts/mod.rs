@@ -18,7 +18,9 @@ mod rng;
 mod tree;
 
 pub use rng::FastRng;
-pub use tree::{nodes_in_mib, Amaf, AtomicNode, Node, NodeId, PackedMove, Slab, Tree, UNPROVEN};
+pub use tree::{
+    nodes_in_mib, Amaf, AtomicNode, Node, NodeId, PackedMove, Slab, Tree, LOST, UNPROVEN,
+};
 
 use crate::stop::Stop;
 use std::ops::Range;
@@ -133,6 +135,19 @@ pub struct MctsConfig {
     pub max_nodes: usize,
     /// Proven results propagate up the tree (MCTS-Solver).
     pub solver: bool,
+    /// With 3-4 players, the solver also proves a node [`LOST`] for the searching player
+    /// (the root's mover) when it is that player's to move and every child is a proven loss
+    /// for it, won by other players but not all by the same one; within a turn and at the
+    /// root only (see [`LOST`]). Without it such a node stays unproven, and with no
+    /// exploration term its best scored child takes every later playout (all the mover's
+    /// values being 0, ties go to the first), so that a parent of the same mover keeps
+    /// visiting the dead node while a sibling that wins has had one playout: at 100,000
+    /// playouts a turn the default as red missed sure wins of its last turn that way. The
+    /// other players' dead ends are left unproven: marking them too modelled the opponents
+    /// as escaping them, where `mcts-plain`'s own search stalls as described, and lost
+    /// games as white and black (docs/strength.md, "Dead ends of the solver with three
+    /// players").
+    pub lost_proofs: bool,
     /// New children start with their move's AMAF statistics at the nearest ancestor where
     /// the same player places the same colour, at most this many playouts' worth (0 = off),
     /// taken from an ancestor with at least `ancestor_ref` playouts.
@@ -204,6 +219,7 @@ impl Default for MctsConfig {
             expand_moves: 0,
             max_nodes: 1 << 24,
             solver: true,
+            lost_proofs: false,
             ancestor_amaf: 0.0,
             ancestor_ref: 100,
             ancestor_flip: false,
@@ -574,7 +590,16 @@ impl<M: PackedMove> Mcts<M> {
     /// The winner the root is proven for, if it is.
     pub fn root_proven(&self) -> Option<usize> {
         let proven = self.tree.root().proven;
-        (proven != UNPROVEN).then_some(proven as usize)
+        (proven != UNPROVEN && proven != LOST).then_some(proven as usize)
+    }
+
+    /// Whether the root is proven lost for its mover: won by another player, or [`LOST`].
+    pub fn root_lost(&self, mover: usize) -> bool {
+        match self.tree.root().proven {
+            UNPROVEN => false,
+            LOST => true,
+            winner => winner as usize != mover,
+        }
     }
 
     pub fn tree(&self) -> &Tree<M> {
@@ -855,7 +880,8 @@ impl<M: PackedMove> Mcts<M> {
             elapsed: start.elapsed(),
             pv,
             value,
-            proven: (root.proven != UNPROVEN).then_some(root.proven as usize),
+            proven: (root.proven != UNPROVEN && root.proven != LOST)
+                .then_some(root.proven as usize),
         }
     }
 
@@ -1191,7 +1217,9 @@ impl<M: PackedMove> Worker<M> {
                 tag: pos.amaf_tag(),
             });
             let n = tree.at(node);
-            if n.proven() != UNPROVEN {
+            // A node lost for its mover (every child proven) is played through: its
+            // children's results are the ones that differ for the other players.
+            if n.proven() != UNPROVEN && n.proven() != LOST {
                 break;
             }
             if !n.is_expanded() {
@@ -1302,7 +1330,7 @@ impl<M: PackedMove> Worker<M> {
 
         // 5. Proofs climb while they decide the parent.
         if config.solver && tree.at(node).proven() != UNPROVEN {
-            self.propagate_proof(tree);
+            self.propagate_proof(tree, config.lost_proofs);
         }
     }
 
@@ -1363,25 +1391,37 @@ impl<M: PackedMove> Worker<M> {
     }
 
     /// After a leaf was proven: a parent is proven when a child wins for the parent's mover,
-    /// or when every child is proven with the same winner.
-    fn propagate_proof(&self, tree: &Tree<M>) {
+    /// or when every child is proven with the same winner; with `lost_proofs`, [`LOST`] when
+    /// every child is proven lost for the parent's mover with different winners, if that
+    /// mover is the root's and the parent is the root or its own parent's mover is the same
+    /// player (see [`LOST`] and [`MctsConfig::lost_proofs`]).
+    fn propagate_proof(&self, tree: &Tree<M>, lost_proofs: bool) {
         for i in (0..self.path.len() - 1).rev() {
             let (parent, mover) = (tree.at(self.path[i].node), self.path[i].mover);
-            let winner = tree.at(self.path[i + 1].node).proven();
-            if winner == UNPROVEN || parent.proven() != UNPROVEN {
+            let proven = tree.at(self.path[i + 1].node).proven();
+            if proven == UNPROVEN || parent.proven() != UNPROVEN {
                 break;
+            }
+            if proven == mover {
+                parent.set_proven(mover);
+                continue;
             }
             // A node whose children are written lazily is proven lost only once every move
             // has its child.
-            if winner == mover
-                || parent.unwritten() == 0
-                    && tree
-                        .slots(parent.children())
-                        .0
-                        .iter()
-                        .all(|c| c.proven() == winner)
+            if parent.unwritten() != 0 {
+                break;
+            }
+            let children = tree.slots(parent.children()).0;
+            if proven != LOST && children.iter().all(|c| c.proven() == proven) {
+                parent.set_proven(proven);
+            } else if lost_proofs
+                && mover == self.path[0].mover
+                && (i == 0 || self.path[i - 1].mover == mover)
+                && children
+                    .iter()
+                    .all(|c| c.proven() != UNPROVEN && c.proven() != mover)
             {
-                parent.set_proven(winner);
+                parent.set_proven(LOST);
             } else {
                 break;
             }

@@ -34,6 +34,15 @@ pub type NodeId = u32;
 /// Not proven: the game-theoretic result below this node is unknown.
 pub const UNPROVEN: u8 = u8::MAX;
 
+/// Proven lost for the node's own mover, with 3-4 players, where no single winner is proven:
+/// every move loses for the mover, but to different players, so who wins is the mover's
+/// choice, which max^n leaves open ([`crate::mcts::MctsConfig::lost_proofs`]). Set only on
+/// the root and on nodes whose parent's mover is their own (a later stone of the same turn),
+/// so that a child marked `LOST` is a proven loss for its parent's mover, as a child won by
+/// another player is; and only for the searching player (the root's mover). Never a
+/// winner: readers of a winner check for it.
+pub const LOST: u8 = u8::MAX - 1;
+
 pub use crate::moves::PackedMove;
 
 /// A node as it is stored. All zeros is a valid node (no move, no children, unvisited); the

@@ -292,6 +292,7 @@ impl MctsOptions {
             tree_mb_multi: 2048,
             last_round: LastRound::Win,
             search: MctsConfig {
+                lost_proofs: true,
                 ancestor_amaf: 100.0,
                 ancestor_flip: true,
                 prior_rave_visits: 20.0,
@@ -353,6 +354,7 @@ impl MctsOptions {
             "expand_visits" => s.expand_visits = number()?.max(0.0) as u32,
             "expand_moves" => s.expand_moves = number()?.max(0.0) as u32,
             "solver" => s.solver = flag()?,
+            "lost_proofs" => s.lost_proofs = flag()?,
             "ancestor_amaf" => s.ancestor_amaf = number()?.max(0.0),
             "ancestor_flip" => s.ancestor_flip = flag()?,
             "widen" => s.widen = number()?.max(0.0),
@@ -709,9 +711,7 @@ impl MctsPlayer {
 
     /// Whether the tree proves the position (its root) lost for the player to move.
     fn is_lost(&self, game: &Game) -> bool {
-        self.mcts
-            .root_proven()
-            .is_some_and(|w| w != game.to_move().index())
+        self.mcts.root_lost(game.to_move().index())
     }
 
     /// Searches the lost root again from a cleared tree without the solver, until the same
