@@ -145,8 +145,9 @@ pub struct MctsConfig {
     /// playouts a turn the default as red missed sure wins of its last turn that way. The
     /// other players' dead ends are left unproven: marking them too modelled the opponents
     /// as escaping them, where `mcts-plain`'s own search stalls as described, and lost
-    /// games as white and black (docs/strength.md, "Dead ends of the solver with three
-    /// players").
+    /// games as white and black against it; against `mcts-plain` with this setting on
+    /// (no stall in its own turns) marking them won a few more (docs/strength.md, "Dead
+    /// ends of the solver with three players").
     pub lost_proofs: bool,
     /// New children start with their move's AMAF statistics at the nearest ancestor where
     /// the same player places the same colour, at most this many playouts' worth (0 = off),

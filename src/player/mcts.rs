@@ -281,7 +281,10 @@ impl MctsOptions {
     /// openings. With 3 players, a turn of the last round that wins whatever the others do
     /// is found exactly and played ([`LastRound::Win`]): at 100,000 playouts a turn on side
     /// 5 the tree had missed such wins, most of them red's last turn (docs/strength.md,
-    /// "The last round of three players, solved").
+    /// "The last round of three players, solved"). With 3-4 players the solver proves the
+    /// searching player's dead ends lost ([`MctsConfig::lost_proofs`]): the tree had missed
+    /// those sure wins because a node where every move lost to different players stayed
+    /// unproven and took every playout ("Dead ends of the solver with three players").
     pub fn strong() -> MctsOptions {
         MctsOptions {
             play_on: true,
