@@ -881,8 +881,7 @@ impl<M: PackedMove> Mcts<M> {
             elapsed: start.elapsed(),
             pv,
             value,
-            proven: (root.proven != UNPROVEN && root.proven != LOST)
-                .then_some(root.proven as usize),
+            proven: self.root_proven(),
         }
     }
 
