@@ -142,6 +142,7 @@ fn proofs_agree_with_exhaustive_search_on_small_endgames() {
                 (MctsOptions::plain(), 1),
                 (MctsOptions::strong(), 2),
                 (lazy_options(), 1),
+                (last_turn_options(), 1),
             ] {
                 let label = format!("side {side} K {players} turns {turns} seed {seed}");
                 let proof = search_threads(&mut game, &options, 300_000, seed, threads);
@@ -168,8 +169,8 @@ fn proofs_agree_with_exhaustive_search_on_small_endgames() {
         }
     }
     assert!(
-        proofs >= 60,
-        "most of the 108 searches end in a proof ({proofs})"
+        proofs >= 80,
+        "most of the 144 searches end in a proof ({proofs})"
     );
     assert!(
         losses > 0,
@@ -182,6 +183,13 @@ fn lazy_options() -> MctsOptions {
     let mut options = MctsOptions::strong();
     options.search.widen = 4.0;
     options.search.lazy_children = true;
+    options
+}
+
+/// The default with the winner of the last turn taken from the rules (`last_turn_proofs`).
+fn last_turn_options() -> MctsOptions {
+    let mut options = MctsOptions::strong();
+    options.search.last_turn_proofs = true;
     options
 }
 
@@ -1403,4 +1411,70 @@ fn the_shape_value_prior_moves_two_player_priors_only() {
         plain,
         legal_moves_and_priors(&mut game.clone(), config(1.0)).1
     );
+}
+
+/// Who wins the last turn by trying every turn of the last player: the last player when one
+/// of its turns wins, else the one colour that wins them all, else none.
+fn last_turn_by_trying(game: &mut Game) -> Option<usize> {
+    fn winners(game: &mut Game, stones: usize, out: &mut Vec<usize>) {
+        if stones == 0 {
+            out.push(game.winner().0.index());
+            return;
+        }
+        for cell in game.empties().to_vec() {
+            game.place(cell);
+            winners(game, stones - 1, out);
+            game.unplace();
+        }
+    }
+    let (k, mut all) = (game.players(), Vec::new());
+    winners(game, k, &mut all);
+    if all.contains(&(k - 1)) {
+        Some(k - 1)
+    } else {
+        all.iter().all(|&w| w == all[0]).then_some(all[0])
+    }
+}
+
+/// With 3-4 players, the tree's position knows the winner at the start of the last player's
+/// last turn exactly when trying every turn shows one (`last_turn_proofs`), also when the
+/// tree reached it by its own plies; at the start of the turn before it knows none.
+#[test]
+fn the_last_turn_is_known_as_trying_every_turn_shows() {
+    use omega::mcts::MctsPosition;
+    let mut outcomes = [0; 3];
+    for (side, players) in [(4, 3), (5, 3), (4, 4), (6, 4)] {
+        for seed in 0..12u64 {
+            let mut game = Game::new(side, players).unwrap();
+            while game.turns_left() > 2 {
+                let turn = random_turn(&game, seed);
+                game.play_turn(game.to_move(), &turn).unwrap();
+            }
+            let mut root = game.clone();
+            let mut scratch = Scratch::new(&root);
+            let mut tree = OmegaTree::new(&mut root, &mut scratch, PlayoutConfig::default());
+            assert_eq!(
+                tree.known_winner(),
+                None,
+                "side {side} K {players} seed {seed}"
+            );
+            for cell in random_turn(&game, seed + 100) {
+                tree.play(cell);
+                game.place(cell);
+            }
+            let expected = last_turn_by_trying(&mut game);
+            let label = format!("side {side} K {players} seed {seed}");
+            assert_eq!(tree.known_winner(), expected, "{label}: in the tree");
+            let mut scratch = Scratch::new(&game);
+            let mut fresh = OmegaTree::new(&mut game, &mut scratch, PlayoutConfig::default());
+            assert_eq!(fresh.known_winner(), expected, "{label}: as a root");
+            outcomes[match expected {
+                Some(w) if w == players - 1 => 0,
+                Some(_) => 1,
+                None => 2,
+            }] += 1;
+        }
+    }
+    // The last player's wins, another colour's sure wins and open turns all came up.
+    assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
 }

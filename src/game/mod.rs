@@ -18,6 +18,7 @@
 
 mod colour;
 mod consistency;
+pub mod last_turn;
 mod tables;
 
 pub use colour::{Colour, MoveError, SetupError};

@@ -1,4 +1,5 @@
-//! The last round of a 3-player game, searched exactly over whole turns.
+//! The last round of a 3-player game, searched exactly over whole turns, and the last turn
+//! of a 4-player one.
 //!
 //! Why: with 3 players the winner is decided late (docs/strength.md, "The shapes' value with
 //! three and four players"). At 100,000 playouts a turn on side 5, ten times the playouts
@@ -11,7 +12,9 @@
 //!    score with every ordered choice of its next `t` stones (`t` the turns left in the
 //!    round) holds every score the search needs, as ranks, so that equal scores stay equal.
 //! 2. Red moves last and wins every tie, so red wins exactly when some distinct cells give
-//!    its score at least white's and black's ([`red_turn`]).
+//!    its score at least white's and black's ([`red_turn`], [`last_turn`]). With 4 players
+//!    blue's last turn is decided the same way, and its win played ([`forced_win`]); the
+//!    rounds before it are beyond a turn's time (16 to 31 empty cells, four turns).
 //! 3. [`forced_win`] (the default's, `last_round=win`): a turn after which the mover wins
 //!    whatever the others do, a player who can win taking its win. It needs no model of a
 //!    player who cannot win, and it cuts at the first reply that spoils a turn.
@@ -21,10 +24,15 @@
 //!    certain win ends a player's choice, since every best turn then leaves the others 0.
 //!    Against `mcts-plain` that model of a lost red was wrong, and as black it handed white
 //!    its games.
+//!
+//! Not kept (fifty-third session, docs/strength.md): as black, replacing a turn of the tree
+//! after which red can win by the model's best turn that leaves red no win. `mcts-plain` as
+//! red often misses such a win, and black lost 4 games of 127 that the tree's turn had won.
 
 use std::time::Instant;
 
 use crate::board::Cell;
+use crate::game::last_turn::{last_turn, LastTurn};
 use crate::game::Game;
 
 /// The number of players this search is for.
@@ -55,17 +63,40 @@ pub fn best_turn(game: &Game, deadline: Option<Instant>) -> Option<(Vec<Cell>, C
 }
 
 /// The turn of the player to move that wins whatever the others do, as long as a player who
-/// can win takes its win, in the last round of a 3-player game (`None` when there is none,
-/// when the game is not in that phase, or when `deadline` passes first). Unlike
-/// [`best_turn`] it does not depend on what a player who cannot win does (a search's
-/// choice among its lost moves), which the uniform model of [`best_turn`] read wrongly as
-/// black ("The last round of three players, solved" in docs/strength.md).
-/// Contract: `game` is unchanged.
+/// can win takes its win, in the last round of a 3-player game or the last turn of a
+/// 4-player one (`None` when there is none, when the game is not in that phase, or when
+/// `deadline` passes first). Unlike [`best_turn`] it does not depend on what a player who
+/// cannot win does (a search's choice among its lost moves), which the uniform model of
+/// [`best_turn`] read wrongly as black ("The last round of three players, solved" in
+/// docs/strength.md). Contract: `game` is unchanged.
 pub fn forced_win(game: &Game, deadline: Option<Instant>) -> Option<Vec<Cell>> {
+    if game.players() >= PLAYERS && game.at_turn_boundary() && game.turns_left() == 1 {
+        return last_player_win(game);
+    }
     let (tables, mover) = tables_of_last_round(game)?;
     let mut search = LastRound::new(&tables, deadline);
     let turn = search.win_for(mover, mover, [0; PLAYERS])?;
     (!search.timed_out).then(|| turn.iter().map(|&i| tables.cells[i]).collect())
+}
+
+/// The last player's winning turn in the last turn of the game, with 3 or 4 players, if it
+/// has one ([`last_turn`]: the same turn as the search over the tables finds with 3).
+fn last_player_win(game: &Game) -> Option<Vec<Cell>> {
+    let k = game.players();
+    let cells = game.empties();
+    let columns: Vec<Vec<u128>> = (0..k)
+        .map(|c| {
+            cells
+                .iter()
+                .map(|&cell| score_with(game, c as u8, &[cell]))
+                .collect()
+        })
+        .collect();
+    let columns: Vec<&[u128]> = columns.iter().map(Vec::as_slice).collect();
+    match last_turn(&columns) {
+        LastTurn::Wins(turn) => Some(turn[..k].iter().map(|&i| cells[i]).collect()),
+        _ => None,
+    }
 }
 
 /// The score tables of the turns left and the player to move, when `game` is at a turn of
@@ -332,14 +363,12 @@ impl LastRound<'_> {
     ) -> Option<[usize; PLAYERS]> {
         if mover == PLAYERS - 1 {
             let (free, [w, b, r]) = self.last_scores(prefix);
-            let (choice, chances) = red_turn(&w, &b, &r);
-            let wins = if hero == PLAYERS - 1 {
-                chances[hero] == 1.0
-            } else {
-                // Red cannot win and every one of its turns leaves the hero the winner.
-                chances[PLAYERS - 1] == 0.0 && hero_wins_every_pair(&w, &b, hero)
+            let choice = match last_turn(&[&w, &b, &r]) {
+                LastTurn::Wins(turn) if hero == PLAYERS - 1 => [turn[0], turn[1], turn[2]],
+                LastTurn::EveryReply(winner) if winner == hero => [0, 1, 2],
+                _ => return None,
             };
-            return wins.then(|| choice.map(|k| free[k]));
+            return Some(choice.map(|k| free[k]));
         }
         let mut last = None;
         for (i, turn) in self.turns(hero).into_iter().enumerate() {
@@ -366,18 +395,6 @@ impl LastRound<'_> {
     }
 }
 
-/// Whether every pair of distinct cells for white's and black's last stones (`w`, `b`, the
-/// scores with a stone on each cell) leaves `hero` (white or black) ahead of the other:
-/// white only with more, black with at least as much (black wins a tie with white).
-fn hero_wins_every_pair(w: &[u32], b: &[u32], hero: usize) -> bool {
-    let n = w.len();
-    (0..n).all(|i| {
-        (0..n)
-            .filter(|&j| j != i)
-            .all(|j| if hero == 0 { w[i] > b[j] } else { b[j] >= w[i] })
-    })
-}
-
 /// Red's last turn of the game, given each free cell's final score for white, black and red
 /// with a stone there (`w`, `b`, `r`, the same cells in the same order): the indices of the
 /// cells red takes for white's, black's and its own stone, and the chances that leaves. Red
@@ -388,21 +405,8 @@ fn hero_wins_every_pair(w: &[u32], b: &[u32], hero: usize) -> bool {
 fn red_turn(w: &[u32], b: &[u32], r: &[u32]) -> ([usize; PLAYERS], Chances) {
     let n = w.len();
     debug_assert!(n >= PLAYERS && b.len() == n && r.len() == n);
-    for (own, &top) in r.iter().enumerate() {
-        let low = |s: &[u32], i: usize| i != own && s[i] <= top;
-        // Black's stone on a cell low enough for black: with two such cells, one is free
-        // whatever white's takes.
-        let mut blacks = (0..n).filter(|&i| low(b, i));
-        let Some(first) = blacks.next() else {
-            continue;
-        };
-        let spare = blacks.next().is_some();
-        if let Some(white) = (0..n).find(|&i| low(w, i) && (spare || i != first)) {
-            let black = (0..n)
-                .find(|&i| i != white && low(b, i))
-                .expect("a black cell");
-            return ([white, black, own], [0.0, 0.0, 1.0]);
-        }
+    if let LastTurn::Wins(turn) = last_turn(&[w, b, r]) {
+        return ([turn[0], turn[1], turn[2]], [0.0, 0.0, 1.0]);
     }
     let mut black_wins = 0usize;
     for (i, &white) in w.iter().enumerate() {

@@ -140,13 +140,15 @@ pub struct MctsOptions {
     pub prior_min_cells: usize,
 }
 
-/// What the exact search of a 3-player game's last round decides ([`MctsOptions::last_round`]).
+/// What the exact search of a 3-player game's last round (and of a 4-player game's last
+/// turn) decides ([`MctsOptions::last_round`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LastRound {
     /// Nothing: the tree search has every turn.
     Off,
     /// A turn that wins whatever the others do (a player who can win taking its win) is
-    /// played at once ([`super::last_round::forced_win`]).
+    /// played at once ([`super::last_round::forced_win`]); with 4 players, blue's in the
+    /// last turn only.
     Win,
     /// The turn with the best chance by the model of [`super::last_round::best_turn`] (a
     /// player who cannot win choosing at random) is played when it leaves the mover a
@@ -281,7 +283,9 @@ impl MctsOptions {
     /// openings. With 3 players, a turn of the last round that wins whatever the others do
     /// is found exactly and played ([`LastRound::Win`]): at 100,000 playouts a turn on side
     /// 5 the tree had missed such wins, most of them red's last turn (docs/strength.md,
-    /// "The last round of three players, solved"). With 3-4 players the solver proves the
+    /// "The last round of three players, solved"); with 4 players, so is blue's winning
+    /// last turn (at 100,000 playouts a turn on side 6 the tree had found every one of
+    /// them in 96 games: a guarantee for short searches, not measured there). With 3-4 players the solver proves the
     /// searching player's dead ends lost ([`MctsConfig::lost_proofs`]): the tree had missed
     /// those sure wins because a node where every move lost to different players stayed
     /// unproven and took every playout ("Dead ends of the solver with three players").
@@ -358,6 +362,7 @@ impl MctsOptions {
             "expand_moves" => s.expand_moves = number()?.max(0.0) as u32,
             "solver" => s.solver = flag()?,
             "lost_proofs" => s.lost_proofs = flag()?,
+            "last_turn_proofs" => s.last_turn_proofs = flag()?,
             "ancestor_amaf" => s.ancestor_amaf = number()?.max(0.0),
             "ancestor_flip" => s.ancestor_flip = flag()?,
             "widen" => s.widen = number()?.max(0.0),
@@ -699,10 +704,12 @@ impl MctsPlayer {
                 .filter(|(_, chances)| chances[game.to_move().index()] > 0.0)
                 .map(|(turn, _)| turn),
         };
-        if self.options.last_round != LastRound::Off
-            && game.players() == 3
-            && game.turns_left() <= 3
-        {
+        let exact_phase = match game.players() {
+            3 => game.turns_left() <= 3,
+            4 => game.turns_left() == 1,
+            _ => false,
+        };
+        if self.options.last_round != LastRound::Off && exact_phase {
             log::info!(
                 "info last round exact: {} in {} ms",
                 if turn.is_some() { "played" } else { "none" },
@@ -1138,23 +1145,72 @@ mod tests {
         };
         let mut played = 0;
         for seed in 0..40u64 {
-            let mut game = Game::new(3, 3).unwrap();
-            let mut rng = FastRng::new(seed);
-            while game.turns_left() > 1 + seed as usize % 3 {
-                let turn = crate::player::random_turn(&game, rng.next_u64());
-                game.play_turn(game.to_move(), &turn).unwrap();
-            }
+            let mut game = random_game_until(3, 3, 1 + seed as usize % 3, seed);
             let Some(win) = super::super::last_round::forced_win(&game, None) else {
                 continue;
             };
-            let mut options = MctsOptions::strong();
-            options.playouts = Some(64);
-            options.tree_mb_multi = 16;
-            let mut player = MctsPlayer::new(options, seed, Stop::new());
-            let turn = player.choose(&mut game, Instant::now(), limits, None);
-            assert_eq!(turn, win, "seed {seed}");
+            assert_eq!(default_turn(&mut game, seed, limits), win, "seed {seed}");
             played += 1;
         }
         assert!(played >= 3, "only {played} positions with a forced win");
+        // With 4 players, blue's last turn (side 4: 9 empty cells): a win is found exactly
+        // when one of blue's turns wins, and played.
+        let (mut wins, mut none) = (0, 0);
+        for seed in 0..30u64 {
+            let mut game = random_game_until(4, 4, 1, seed);
+            let blue = game.to_move();
+            let can_win = every_turn(&game).into_iter().any(|turn| {
+                let mut after = game.clone();
+                after.play_turn(blue, &turn).unwrap();
+                after.winner().0 == blue
+            });
+            let found = super::super::last_round::forced_win(&game, None);
+            assert_eq!(found.is_some(), can_win, "seed {seed}");
+            let Some(win) = found else {
+                none += 1;
+                continue;
+            };
+            let turn = default_turn(&mut game, seed, limits);
+            assert_eq!(turn, win, "seed {seed}");
+            game.play_turn(blue, &turn).unwrap();
+            assert_eq!(game.winner().0, blue, "seed {seed}");
+            wins += 1;
+        }
+        assert!(wins >= 3 && none >= 3, "{wins} wins, {none} without");
+    }
+
+    /// A game of `players` on side `side` played by random turns until `turns_left` remain.
+    fn random_game_until(side: usize, players: usize, turns_left: usize, seed: u64) -> Game {
+        let mut game = Game::new(side, players).unwrap();
+        let mut rng = FastRng::new(seed);
+        while game.turns_left() > turns_left {
+            let turn = crate::player::random_turn(&game, rng.next_u64());
+            game.play_turn(game.to_move(), &turn).unwrap();
+        }
+        game
+    }
+
+    /// The default's turn with 64 playouts.
+    fn default_turn(game: &mut Game, seed: u64, limits: Limits) -> Vec<Cell> {
+        let mut options = MctsOptions::strong();
+        options.playouts = Some(64);
+        options.tree_mb_multi = 16;
+        let mut player = MctsPlayer::new(options, seed, Stop::new());
+        player.choose(game, Instant::now(), limits, None)
+    }
+
+    /// Every turn of the player to move: distinct cells, one a colour, in colour order.
+    fn every_turn(game: &Game) -> Vec<Vec<Cell>> {
+        let mut turns: Vec<Vec<Cell>> = vec![Vec::new()];
+        for _ in 0..game.players() {
+            let mut longer = Vec::new();
+            for turn in &turns {
+                for &cell in game.empties().iter().filter(|cell| !turn.contains(cell)) {
+                    longer.push([turn.as_slice(), &[cell]].concat());
+                }
+            }
+            turns = longer;
+        }
+        turns
     }
 }

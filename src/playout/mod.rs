@@ -27,6 +27,7 @@ use stones::TreeStones;
 
 use crate::board::Cell;
 use crate::eval;
+use crate::game::last_turn::{last_turn, LastTurn};
 use crate::game::{Colour, Game, MAX_PLAYERS};
 use crate::mcts::{FastRng, MctsPosition, Rewards};
 
@@ -204,6 +205,9 @@ pub struct Scratch {
     /// follow ([`PlayoutConfig::antithetic`]): `empties` then still begins with the cells it
     /// filled, in order.
     twin_ready: bool,
+    /// By colour, its score with its last stone on each empty cell, at the start of the last
+    /// turn ([`MctsPosition::known_winner`]).
+    last_stones: [Vec<u128>; MAX_PLAYERS],
 }
 
 impl Scratch {
@@ -220,6 +224,7 @@ impl Scratch {
             stones: TreeStones::default(),
             shape_deltas: shape::ShapeDeltas::default(),
             twin_ready: false,
+            last_stones: Default::default(),
         }
     }
 
@@ -381,6 +386,33 @@ impl MctsPosition for OmegaTree<'_> {
     #[inline]
     fn undo(&mut self) {
         self.scratch.stones.unplace();
+    }
+
+    /// At the start of the last player's last turn with 3 or 4 players, the winner when the
+    /// rules already decide it: the last player when it can win, or the one colour that wins
+    /// whatever it does ([`crate::game::last_turn`]). With 2 players the turn is two plies
+    /// and the solver proves it at once; nothing is measured there.
+    fn known_winner(&mut self) -> Option<usize> {
+        let k = self.game.players();
+        let stones = &self.scratch.stones;
+        let empties = stones.empties().len();
+        if k < 3 || stones.phase() != 0 || stones.mover() as usize != k - 1 || empties >= k * k + k
+        {
+            return None;
+        }
+        let scratch = &mut *self.scratch;
+        let (board, rings) = (scratch.stones.board(), &scratch.rings);
+        let empties = scratch.stones.empties();
+        let out = &mut scratch.last_stones;
+        scratch
+            .scorer
+            .with_one_more_stone(board, k, empties, rings, out);
+        let columns: Vec<&[u128]> = out[..k].iter().map(Vec::as_slice).collect();
+        match last_turn(&columns) {
+            LastTurn::Wins(_) => Some(k - 1),
+            LastTurn::EveryReply(winner) => Some(winner),
+            LastTurn::Open => None,
+        }
     }
 
     fn amaf_len(&self) -> usize {

@@ -94,6 +94,51 @@ impl Scorer {
     }
 }
 
+impl Scorer {
+    /// By colour below `players` and by cell of `empties`, the colour's score with one more
+    /// stone of its own on that cell, nothing else changed: `out[c][i]` for `empties[i]`.
+    /// What the last turn of a game is decided by ([`crate::game::last_turn`]).
+    /// Contract: `colours` as for [`Scorer::scores`]; `rings[cell]` the six neighbours of
+    /// every cell of the board, its `outside` index where there is none.
+    pub fn with_one_more_stone(
+        &mut self,
+        colours: &[u8],
+        players: usize,
+        empties: &[Cell],
+        rings: &[[Cell; 6]],
+        out: &mut [Vec<u128>; MAX_PLAYERS],
+    ) {
+        let n = self.earlier.len();
+        let (parent, size) = (&mut self.parent[..n], &mut self.size[..n]);
+        join_in_cell_order(&self.earlier, colours, parent, size);
+        let (parent, size) = (&self.parent[..n], &self.size[..n]);
+        let base = product_of_groups(&colours[..n], parent, size, players);
+        for (c, column) in out.iter_mut().enumerate().take(players) {
+            column.clear();
+            // A colour without stones scores the one stone alone.
+            let base = base[c].max(1);
+            column.extend(empties.iter().map(|&cell| {
+                // The distinct groups of colour c around the cell join the new stone.
+                let mut roots = [Cell::MAX; 6];
+                let (mut count, mut joined, mut divisor) = (0, 1u128, 1u128);
+                for &next in &rings[cell as usize] {
+                    if colours[next as usize] as usize != c {
+                        continue;
+                    }
+                    let root = parent[next as usize];
+                    if !roots[..count].contains(&root) {
+                        roots[count] = root;
+                        count += 1;
+                        joined += u128::from(size[root as usize]);
+                        divisor *= u128::from(size[root as usize]);
+                    }
+                }
+                base / divisor * joined
+            }));
+        }
+    }
+}
+
 /// A group size of the playouts' union-finds: the scorer's `u16` (a side-13 board has 469
 /// cells) and the playout policy's `u32`.
 pub(super) trait GroupSize: Copy + std::ops::AddAssign + Into<u128> + From<bool> {}
