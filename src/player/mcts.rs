@@ -97,6 +97,10 @@ pub struct MctsOptions {
     /// With 3 players, what the exact search of the last round
     /// ([`last_round`](super::last_round)) decides; the tree search has the turn otherwise.
     pub last_round: LastRound,
+    /// With 3 players, black's last turn: a turn of the tree after which red can win is
+    /// replaced by the best turn by the model of [`super::last_round::best_turn`] when that
+    /// leaves red no win ([`super::last_round::safer_turn`]); with `last_round` on only.
+    pub last_round_safe: bool,
     /// When the search proves the turn lost (the opponents win whatever it plays), the tree
     /// is cleared and searched again without proofs, for the rest of the time: the most
     /// visited move of that search is the one most likely to win if an opponent errs, where
@@ -242,6 +246,7 @@ impl MctsOptions {
             playout: PlayoutConfig::default(),
             exact_plies: 0,
             last_round: LastRound::Off,
+            last_round_safe: false,
             play_on: false,
             expand_min_cells: 0,
             prior_players: ALL_PLAYERS,
@@ -285,10 +290,16 @@ impl MctsOptions {
     /// 5 the tree had missed such wins, most of them red's last turn (docs/strength.md,
     /// "The last round of three players, solved"); with 4 players, so is blue's winning
     /// last turn (at 100,000 playouts a turn on side 6 the tree had found every one of
-    /// them in 96 games: a guarantee for short searches, not measured there). With 3-4 players the solver proves the
-    /// searching player's dead ends lost ([`MctsConfig::lost_proofs`]): the tree had missed
-    /// those sure wins because a node where every move lost to different players stayed
-    /// unproven and took every playout ("Dead ends of the solver with three players").
+    /// them in 96 games: a guarantee for short searches, not measured there). As black in
+    /// the last round of 3 players, a turn of the tree after which red can win is traded
+    /// for one that leaves red no win ([`MctsOptions::last_round_safe`]): 8 more games of
+    /// 210 at 100,000 playouts on side 5 against a `mcts-plain` that takes its sure wins
+    /// (`lost_proofs` on), 4 fewer of 134 against `mcts-plain`, which as red missed at
+    /// least 13 of the 48 such wins the tree's black had left it. With 3-4 players the
+    /// solver proves the searching player's dead ends lost ([`MctsConfig::lost_proofs`]):
+    /// the tree had missed those sure wins because a node where every move lost to
+    /// different players stayed unproven and took every playout ("Dead ends of the solver
+    /// with three players").
     pub fn strong() -> MctsOptions {
         MctsOptions {
             play_on: true,
@@ -298,6 +309,7 @@ impl MctsOptions {
             prior_min_cells: EXPAND_MIN_CELLS,
             tree_mb_multi: 2048,
             last_round: LastRound::Win,
+            last_round_safe: true,
             search: MctsConfig {
                 lost_proofs: true,
                 ancestor_amaf: 100.0,
@@ -389,6 +401,7 @@ impl MctsOptions {
             }
             "exact_plies" => self.exact_plies = number()?.clamp(0.0, 64.0) as usize,
             "play_on" => self.play_on = flag()?,
+            "last_round_safe" => self.last_round_safe = flag()?,
             "last_round" => {
                 self.last_round = match value {
                     "off" => LastRound::Off,
@@ -568,7 +581,9 @@ impl MctsPlayer {
         for _ in 0..turn.len() {
             game.unplace();
         }
-        turn
+        // 3. A sure loss the exact search can avoid is not played.
+        self.safer_last_turn(game, &turn, start, limits)
+            .unwrap_or(turn)
     }
 
     /// Searches the current position until the stop signal, showing `watch` the analysis
@@ -717,6 +732,30 @@ impl MctsPlayer {
             );
         }
         turn
+    }
+
+    /// With [`MctsOptions::last_round_safe`]: black's turn of the last round of 3 players
+    /// when the tree's `turn` lets red win and another does not
+    /// ([`super::last_round::safer_turn`]), found before the maximum (always with a playout
+    /// limit).
+    fn safer_last_turn(
+        &self,
+        game: &Game,
+        turn: &[Cell],
+        start: Instant,
+        limits: Limits,
+    ) -> Option<Vec<Cell>> {
+        if !self.options.last_round_safe || self.options.last_round == LastRound::Off {
+            return None;
+        }
+        let deadline = self
+            .options
+            .playouts
+            .is_none()
+            .then(|| start + limits.maximum);
+        let safer = super::last_round::safer_turn(game, turn, deadline)?;
+        log::info!("info last round exact: the tree's turn lets red win, played a safer one");
+        Some(safer)
     }
 
     /// Whether the tree proves the position (its root) lost for the player to move.
@@ -1123,6 +1162,12 @@ mod tests {
     fn the_default_plays_a_forced_win_of_the_last_round_and_the_baseline_does_not_look() {
         assert_eq!(MctsOptions::plain().last_round, LastRound::Off);
         assert_eq!(MctsOptions::strong().last_round, LastRound::Win);
+        assert!(!MctsOptions::plain().last_round_safe);
+        assert!(MctsOptions::strong().last_round_safe);
+        let mut safe = MctsOptions::strong();
+        safe.set("last_round_safe", "off").unwrap();
+        assert!(!safe.last_round_safe);
+        assert!(safe.set("last_round_safe", "maybe").is_err());
         let mut options = MctsOptions::strong();
         for (value, mode) in [
             ("off", LastRound::Off),
