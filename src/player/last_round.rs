@@ -108,19 +108,21 @@ pub fn safer_turn(game: &Game, turn: &[Cell], deadline: Option<Instant>) -> Opti
 fn last_player_win(game: &Game) -> Option<Vec<Cell>> {
     let k = game.players();
     let cells = game.empties();
-    let columns: Vec<Vec<u128>> = (0..k)
-        .map(|c| {
-            cells
-                .iter()
-                .map(|&cell| score_with(game, c as u8, &[cell]))
-                .collect()
-        })
-        .collect();
+    let columns: Vec<Vec<u128>> = (0..k).map(|c| one_stone_scores(game, c)).collect();
     let columns: Vec<&[u128]> = columns.iter().map(Vec::as_slice).collect();
     match last_turn(&columns) {
         LastTurn::Wins(turn) => Some(turn[..k].iter().map(|&i| cells[i]).collect()),
         _ => None,
     }
+}
+
+/// Colour `colour`'s score with one more stone of its own on each empty cell of `game`, in
+/// the game's order of its empty cells.
+fn one_stone_scores(game: &Game, colour: usize) -> Vec<u128> {
+    game.empties()
+        .iter()
+        .map(|&cell| score_with(game, colour as u8, &[cell]))
+        .collect()
 }
 
 /// The score tables of the turns left and the player to move, when `game` is at a turn of
@@ -177,12 +179,7 @@ impl ScoreTables {
         all.dedup();
         let rank = |x: &u128| all.binary_search(x).expect("a score of the tables") as u32;
         let score = std::array::from_fn(|c| exact[c].iter().map(rank).collect());
-        let single: [Vec<u128>; PLAYERS] = std::array::from_fn(|c| {
-            cells
-                .iter()
-                .map(|&cell| score_with(game, c as u8, &[cell]))
-                .collect()
-        });
+        let single: [Vec<u128>; PLAYERS] = std::array::from_fn(|c| one_stone_scores(game, c));
         let order = std::array::from_fn(|mover| {
             std::array::from_fn(|c| {
                 let mut indices: Vec<usize> = (0..n).collect();

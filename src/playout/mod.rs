@@ -407,8 +407,8 @@ impl MctsPosition for OmegaTree<'_> {
         scratch
             .scorer
             .with_one_more_stone(board, k, empties, rings, out);
-        let columns: Vec<&[u128]> = out[..k].iter().map(Vec::as_slice).collect();
-        match last_turn(&columns) {
+        let columns: [&[u128]; MAX_PLAYERS] = std::array::from_fn(|c| out[c].as_slice());
+        match last_turn(&columns[..k]) {
             LastTurn::Wins(_) => Some(k - 1),
             LastTurn::EveryReply(winner) => Some(winner),
             LastTurn::Open => None,
