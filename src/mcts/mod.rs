@@ -909,6 +909,28 @@ impl<M: PackedMove> Mcts<M> {
         self.line_from(0, max_len)
     }
 
+    /// The visited moves of the node reached from the root by `line`, most visited first
+    /// (ties in the tree's order); empty when the tree has not followed `line` to its end.
+    pub fn children_by_visits(&self, line: &[M]) -> Vec<M> {
+        let mut node = 0;
+        for &mv in line {
+            match self.tree.child(node, mv) {
+                Some(child) => node = child,
+                None => return Vec::new(),
+            }
+        }
+        let mut children: Vec<(u32, M)> = self
+            .tree
+            .at(node)
+            .children()
+            .map(|c| self.tree.at(c as NodeId))
+            .filter(|child| child.visits() > 0)
+            .map(|child| (child.visits(), child.mv()))
+            .collect();
+        children.sort_by_key(|&(visits, _)| std::cmp::Reverse(visits));
+        children.into_iter().map(|(_, mv)| mv).collect()
+    }
+
     /// The line of best children from `node` (not including its own move), at most
     /// `max_len` moves.
     pub fn line_from(&self, mut node: NodeId, max_len: usize) -> Vec<M> {

@@ -26,6 +26,8 @@
 //!    its games.
 //! 5. [`safer_turn`] (the default's, `last_round_safe`): as black, a turn of the tree after
 //!    which red can win is traded for the model's best turn when that leaves red no win.
+//!    With 4 players red's turn before blue's last is checked the same way, over all of
+//!    red's turns (`player/before_last.rs`).
 
 use std::time::Instant;
 
@@ -106,14 +108,20 @@ pub fn safer_turn(game: &Game, turn: &[Cell], deadline: Option<Instant>) -> Opti
 /// The last player's winning turn in the last turn of the game, with 3 or 4 players, if it
 /// has one ([`last_turn`]: the same turn as the search over the tables finds with 3).
 fn last_player_win(game: &Game) -> Option<Vec<Cell>> {
-    let k = game.players();
     let cells = game.empties();
-    let columns: Vec<Vec<u128>> = (0..k).map(|c| one_stone_scores(game, c)).collect();
-    let columns: Vec<&[u128]> = columns.iter().map(Vec::as_slice).collect();
-    match last_turn(&columns) {
-        LastTurn::Wins(turn) => Some(turn[..k].iter().map(|&i| cells[i]).collect()),
+    match last_turn_of(game) {
+        LastTurn::Wins(turn) => Some(turn[..game.players()].iter().map(|&i| cells[i]).collect()),
         _ => None,
     }
+}
+
+/// The outcome of the last turn of the game ([`last_turn`]), when `game` is at it; its
+/// indices are into `game.empties()`.
+pub(super) fn last_turn_of(game: &Game) -> LastTurn {
+    let k = game.players();
+    let columns: Vec<Vec<u128>> = (0..k).map(|c| one_stone_scores(game, c)).collect();
+    let columns: Vec<&[u128]> = columns.iter().map(Vec::as_slice).collect();
+    last_turn(&columns)
 }
 
 /// Colour `colour`'s score with one more stone of its own on each empty cell of `game`, in
@@ -201,7 +209,7 @@ impl ScoreTables {
 
 /// The score of colour `colour` with stones added on the empty `cells` (distinct): the
 /// groups they touch and join are merged by a small union-find over the new stones.
-fn score_with(game: &Game, colour: u8, cells: &[Cell]) -> u128 {
+pub(super) fn score_with(game: &Game, colour: u8, cells: &[Cell]) -> u128 {
     let board = game.board();
     // Nodes: the new stones, then the old groups they touch (by root), each with its size.
     let mut roots: Vec<Cell> = Vec::with_capacity(cells.len() * 6);
@@ -444,7 +452,7 @@ fn red_turn(w: &[u32], b: &[u32], r: &[u32]) -> ([usize; PLAYERS], Chances) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::random_turn_with;
+    use crate::player::{every_turn, random_turn_with};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -460,20 +468,6 @@ mod tests {
         game
     }
 
-    /// Every turn of the player to move: distinct cells, in colour order.
-    fn all_turns(game: &Game) -> Vec<Vec<Cell>> {
-        let cells = game.empties();
-        let mut turns = Vec::new();
-        for &w in cells {
-            for &b in cells.iter().filter(|&&b| b != w) {
-                for &r in cells.iter().filter(|&&r| r != w && r != b) {
-                    turns.push(vec![w, b, r]);
-                }
-            }
-        }
-        turns
-    }
-
     /// The model of the module, played out on the game itself: at the end the winner by the
     /// rules; before, the mover's best turns' mean chances (all turns' when none wins).
     fn model_chances(game: &mut Game) -> Chances {
@@ -484,7 +478,7 @@ mod tests {
         }
         let mover = game.to_move();
         let (mut best, mut sum, mut ties) = (-1.0, [0.0; PLAYERS], 0usize);
-        for turn in all_turns(game) {
+        for turn in every_turn(game) {
             game.play_turn(mover, &turn).unwrap();
             let chances = model_chances(game);
             game.undo_turn();
@@ -587,7 +581,7 @@ mod tests {
             return game.winner().0.index() == hero;
         }
         let mover = game.to_move();
-        let mut results = all_turns(game).into_iter().map(|turn| {
+        let mut results = every_turn(game).into_iter().map(|turn| {
             game.play_turn(mover, &turn).unwrap();
             let wins = hero_wins_against_all(game, hero);
             game.undo_turn();
@@ -655,7 +649,7 @@ mod tests {
     /// Whether red, to move in its last turn, has a winning turn.
     fn red_can_win(game: &mut Game) -> bool {
         let red = game.to_move();
-        all_turns(game).into_iter().any(|turn| {
+        every_turn(game).into_iter().any(|turn| {
             game.play_turn(red, &turn).unwrap();
             let won = game.winner().0 == red;
             game.undo_turn();
@@ -689,7 +683,7 @@ mod tests {
                 }
                 None if lets_red_win => {
                     // No turn leaves red without a win and black a chance.
-                    for other in all_turns(&game) {
+                    for other in every_turn(&game) {
                         game.play_turn(black, &other).unwrap();
                         let hope = !red_can_win(&mut game)
                             && model_chances(&mut game)[black.index()] > 0.0;

@@ -43,6 +43,10 @@ const EXACT_SHARE: f64 = 0.5;
 const LAST_ROUND_SHARE: f64 = 0.6;
 /// Transposition table of the exact endgame search, in MiB.
 const EXACT_HASH_MB: usize = 16;
+/// The share of a turn's time left to the exact check of the tree's turn after the search
+/// ([`MctsPlayer::safer_last_turn`]): with 4 players on side 6, trying all of red's 93,024
+/// turns takes 30 to 60 ms, and side 10 has at most 212,520.
+const CHECK_SHARE: f64 = 0.25;
 /// The fewest cells of a board on which the default expands by its leaves' moves: side 8
 /// (169 cells) and up; side 7 has 127.
 pub const EXPAND_MIN_CELLS: usize = 160;
@@ -99,7 +103,11 @@ pub struct MctsOptions {
     pub last_round: LastRound,
     /// With 3 players, black's last turn: a turn of the tree after which red can win is
     /// replaced by the best turn by the model of [`super::last_round::best_turn`] when that
-    /// leaves red no win ([`super::last_round::safer_turn`]); with `last_round` on only.
+    /// leaves red no win ([`super::last_round::safer_turn`]). With 4 players, red's turn
+    /// before blue's last: a turn of the tree that loses whatever blue does is replaced by
+    /// the first in the tree's order that does not
+    /// ([`super::before_last::red_turn_before_last`]). With `last_round` on only; at those
+    /// turns the search leaves the check [`CHECK_SHARE`] of its time.
     pub last_round_safe: bool,
     /// When the search proves the turn lost (the opponents win whatever it plays), the tree
     /// is cleared and searched again without proofs, for the rest of the time: the most
@@ -295,7 +303,11 @@ impl MctsOptions {
     /// for one that leaves red no win ([`MctsOptions::last_round_safe`]): 8 more games of
     /// 210 at 100,000 playouts on side 5 against a `mcts-plain` that takes its sure wins
     /// (`lost_proofs` on), 4 fewer of 134 against `mcts-plain`, which as red missed at
-    /// least 13 of the 48 such wins the tree's black had left it. With 3-4 players the
+    /// least 13 of the 48 such wins the tree's black had left it. With 4 players, as red
+    /// before blue's last turn, a turn of the tree that loses whatever blue does is traded
+    /// for the first in the tree's order that does not (same option): 6 more games of 400
+    /// at 100,000 playouts on side 6 against `mcts-plain`, none fewer ("Red's turn before
+    /// blue's last" in docs/strength.md). With 3-4 players the
     /// solver proves the searching player's dead ends lost ([`MctsConfig::lost_proofs`]):
     /// the tree had missed those sure wins because a node where every move lost to
     /// different players stayed unproven and took every playout ("Dead ends of the solver
@@ -556,6 +568,12 @@ impl MctsPlayer {
         } else {
             limits.optimum
         });
+        // A turn the exact check after the search may trade (step 3) leaves that check a share
+        // of the time: with a time per turn the optimum is the maximum, and a check that
+        // started there would always run out of time.
+        if self.checks_the_turn(game) {
+            time = time.map(|t| t.mul_f64(1.0 - CHECK_SHARE));
+        }
         loop {
             // 1. Search from the root (the position after the stones of the turn chosen so
             // far), then read the turn off the tree's most visited line.
@@ -734,10 +752,27 @@ impl MctsPlayer {
         turn
     }
 
+    /// Whether `game` is at a turn that [`MctsPlayer::safer_last_turn`] checks: black's
+    /// last turn with 3 players, red's with 4.
+    fn checks_the_turn(&self, game: &Game) -> bool {
+        let before_last = match game.players() {
+            3 => 1,
+            4 => 2,
+            _ => return false,
+        };
+        self.options.last_round_safe
+            && self.options.last_round != LastRound::Off
+            && game.at_turn_boundary()
+            && game.turns_left() == 2
+            && game.to_move().index() == before_last
+    }
+
     /// With [`MctsOptions::last_round_safe`]: black's turn of the last round of 3 players
     /// when the tree's `turn` lets red win and another does not
-    /// ([`super::last_round::safer_turn`]), found before the maximum (always with a playout
-    /// limit).
+    /// ([`super::last_round::safer_turn`]), or red's turn before blue's last with 4 players
+    /// when the tree's `turn` loses whatever blue does and another does not
+    /// ([`super::before_last::red_turn_before_last`]), found before the maximum (always
+    /// with a playout limit).
     fn safer_last_turn(
         &self,
         game: &Game,
@@ -745,7 +780,7 @@ impl MctsPlayer {
         start: Instant,
         limits: Limits,
     ) -> Option<Vec<Cell>> {
-        if !self.options.last_round_safe || self.options.last_round == LastRound::Off {
+        if !self.checks_the_turn(game) {
             return None;
         }
         let deadline = self
@@ -753,9 +788,37 @@ impl MctsPlayer {
             .playouts
             .is_none()
             .then(|| start + limits.maximum);
-        let safer = super::last_round::safer_turn(game, turn, deadline)?;
-        log::info!("info last round exact: the tree's turn lets red win, played a safer one");
-        Some(safer)
+        if let Some(safer) = super::last_round::safer_turn(game, turn, deadline) {
+            log::info!(
+                "info last round exact: the tree's turn lets red win, played a safer one ({} ms)",
+                start.elapsed().as_millis()
+            );
+            return Some(safer);
+        }
+        // Red's turns in the tree's order: at each stone its most visited cells first, then
+        // the cells it has not tried. The tree's root is the position unless the turn was
+        // completed from a root inside it.
+        let tree_at_game = self.root_history == game.stone_history();
+        let order = |chosen: &[Cell]| {
+            let mut cells = if tree_at_game {
+                self.mcts.children_by_visits(chosen)
+            } else {
+                Vec::new()
+            };
+            let rest: Vec<Cell> = (game.empties().iter())
+                .filter(|c| !chosen.contains(c) && !cells.contains(c))
+                .copied()
+                .collect();
+            cells.extend(rest);
+            cells
+        };
+        let traded = super::before_last::red_turn_before_last(game, turn, order, deadline)?;
+        log::info!(
+            "info last round exact: the tree's red turn loses for sure, played one that does not \
+             ({} ms)",
+            start.elapsed().as_millis()
+        );
+        Some(traded)
     }
 
     /// Whether the tree proves the position (its root) lost for the player to move.
@@ -1039,6 +1102,7 @@ fn log_progress(board: &Board, p: &Progress<Cell>) {
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::player::every_turn;
 
     /// The default expands by the leaves' moves from side 8 on, as it was measured; below
     /// that, and in `mcts-plain`, never.
@@ -1224,6 +1288,47 @@ mod tests {
         assert!(wins >= 3 && none >= 3, "{wins} wins, {none} without");
     }
 
+    /// With 4 players, red's turn just before blue's last turn (side 4: 13 empty cells) loses
+    /// whatever blue does only when every red turn does; the tree's own turn (the trade off)
+    /// did in some of these games.
+    #[test]
+    fn reds_turn_before_blues_last_is_a_sure_loss_only_when_every_turn_is() {
+        use super::super::before_last::{Outlook, PairScores};
+        let limits = Limits {
+            optimum: Duration::from_secs(5),
+            maximum: Duration::from_secs(5),
+            keeps_savings: false,
+        };
+        let (mut open, mut lost_by_the_tree) = (0, 0);
+        for seed in 0..30u64 {
+            let mut game = random_game_until(4, 4, 2, seed);
+            let scores = PairScores::new(&game);
+            let outlook = |turn: &[Cell]| scores.outlook(&scores.indices(turn).unwrap());
+            if every_turn(&game)
+                .iter()
+                .all(|t| outlook(t) == Outlook::SureLoss)
+            {
+                continue;
+            }
+            open += 1;
+            let turn = default_turn(&mut game, seed, limits);
+            assert_ne!(outlook(&turn), Outlook::SureLoss, "seed {seed}");
+            let mut options = MctsOptions::strong();
+            options.playouts = Some(64);
+            options.tree_mb_multi = 16;
+            options.last_round_safe = false;
+            let mut player = MctsPlayer::new(options, seed, Stop::new());
+            let tree_turn = player.choose(&mut game, Instant::now(), limits, None);
+            if outlook(&tree_turn) == Outlook::SureLoss {
+                lost_by_the_tree += 1;
+            }
+        }
+        assert!(
+            open >= 10 && lost_by_the_tree >= 3,
+            "{open} open, {lost_by_the_tree} lost"
+        );
+    }
+
     /// A game of `players` on side `side` played by random turns until `turns_left` remain.
     fn random_game_until(side: usize, players: usize, turns_left: usize, seed: u64) -> Game {
         let mut game = Game::new(side, players).unwrap();
@@ -1242,20 +1347,5 @@ mod tests {
         options.tree_mb_multi = 16;
         let mut player = MctsPlayer::new(options, seed, Stop::new());
         player.choose(game, Instant::now(), limits, None)
-    }
-
-    /// Every turn of the player to move: distinct cells, one a colour, in colour order.
-    fn every_turn(game: &Game) -> Vec<Vec<Cell>> {
-        let mut turns: Vec<Vec<Cell>> = vec![Vec::new()];
-        for _ in 0..game.players() {
-            let mut longer = Vec::new();
-            for turn in &turns {
-                for &cell in game.empties().iter().filter(|cell| !turn.contains(cell)) {
-                    longer.push([turn.as_slice(), &[cell]].concat());
-                }
-            }
-            turns = longer;
-        }
-        turns
     }
 }

@@ -4,6 +4,7 @@
 
 mod alphabeta;
 mod baselines;
+mod before_last;
 mod helpers;
 mod last_round;
 mod mcts;
@@ -236,4 +237,21 @@ impl Player {
             Inner::Random(seed) => random_turn(game, *seed),
         }
     }
+}
+
+/// Every turn of the player to move: distinct empty cells, one a colour, in colour order;
+/// the turns in the order of the game's empty cells, white's stone first.
+#[cfg(test)]
+pub(crate) fn every_turn(game: &Game) -> Vec<Vec<Cell>> {
+    let mut turns: Vec<Vec<Cell>> = vec![Vec::new()];
+    for _ in 0..game.players() {
+        let mut longer = Vec::new();
+        for turn in &turns {
+            for &cell in game.empties().iter().filter(|cell| !turn.contains(cell)) {
+                longer.push([turn.as_slice(), &[cell]].concat());
+            }
+        }
+        turns = longer;
+    }
+    turns
 }
