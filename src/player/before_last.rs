@@ -21,7 +21,7 @@
 
 use std::time::Instant;
 
-use super::last_round::score_with;
+use super::last_round::scores_with_stones;
 use crate::board::Cell;
 use crate::game::last_turn::{last_turn, LastTurn};
 use crate::game::{Colour, Game};
@@ -99,7 +99,7 @@ fn at_red_turn_before_last(game: &Game) -> bool {
 
 /// Each colour's final score with two more stones of its own, on every ordered pair of the
 /// free cells at red's turn: `score[c][s * n + x]` for stones on `cells[s]` and `cells[x]`
-/// (`s != x`; the diagonal is unused).
+/// (`s != x`; the diagonal is unused), as [`scores_with_stones`] lays out two stones.
 pub struct PairScores {
     cells: Vec<Cell>,
     /// By cell, its index in `cells` (`usize::MAX` for a cell that is not free).
@@ -112,20 +112,11 @@ impl PairScores {
     /// 4 n^2 scores for n free cells).
     pub fn new(game: &Game) -> PairScores {
         let cells = game.empties().to_vec();
-        let n = cells.len();
         let mut index_of = vec![usize::MAX; game.board().cell_count()];
         for (i, &cell) in cells.iter().enumerate() {
             index_of[cell as usize] = i;
         }
-        let score = std::array::from_fn(|c| {
-            let mut table = vec![0u128; n * n];
-            for s in 0..n {
-                for x in (0..n).filter(|&x| x != s) {
-                    table[s * n + x] = score_with(game, c as u8, &[cells[s], cells[x]]);
-                }
-            }
-            table
-        });
+        let score = std::array::from_fn(|c| scores_with_stones(game, c, 2));
         PairScores {
             cells,
             index_of,

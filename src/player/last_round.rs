@@ -127,10 +127,7 @@ pub(super) fn last_turn_of(game: &Game) -> LastTurn {
 /// Colour `colour`'s score with one more stone of its own on each empty cell of `game`, in
 /// the game's order of its empty cells.
 fn one_stone_scores(game: &Game, colour: usize) -> Vec<u128> {
-    game.empties()
-        .iter()
-        .map(|&cell| score_with(game, colour as u8, &[cell]))
-        .collect()
+    scores_with_stones(game, colour, 1)
 }
 
 /// The score tables of the turns left and the player to move, when `game` is at a turn of
@@ -165,23 +162,8 @@ impl ScoreTables {
     fn new(game: &Game, stones: usize) -> ScoreTables {
         let cells = game.empties().to_vec();
         let n = cells.len();
-        let size = n.pow(stones as u32);
-        let exact: [Vec<u128>; PLAYERS] = std::array::from_fn(|c| {
-            let mut table = vec![0u128; size];
-            let mut chosen = Vec::with_capacity(stones);
-            for (key, entry) in table.iter_mut().enumerate() {
-                chosen.clear();
-                let mut rest = key;
-                for _ in 0..stones {
-                    chosen.push(cells[rest % n]);
-                    rest /= n;
-                }
-                if (1..chosen.len()).all(|i| !chosen[..i].contains(&chosen[i])) {
-                    *entry = score_with(game, c as u8, &chosen);
-                }
-            }
-            table
-        });
+        let exact: [Vec<u128>; PLAYERS] =
+            std::array::from_fn(|c| scores_with_stones(game, c, stones));
         let mut all: Vec<u128> = exact.iter().flatten().copied().collect();
         all.sort_unstable();
         all.dedup();
@@ -207,9 +189,32 @@ impl ScoreTables {
     }
 }
 
+/// Colour `colour`'s score with `stones` more stones of its own on each choice of distinct
+/// empty cells of `game`: the entry `i_1 + i_2 n + ... + i_t n^(t-1)` for the stones on the
+/// empty cells of indices `i_1, ..., i_t` (`n` empty cells; the order of the stones does not
+/// change the score); entries with a repeated cell are 0 and never read.
+pub(super) fn scores_with_stones(game: &Game, colour: usize, stones: usize) -> Vec<u128> {
+    let cells = game.empties();
+    let n = cells.len();
+    let mut table = vec![0u128; n.pow(stones as u32)];
+    let mut chosen = Vec::with_capacity(stones);
+    for (key, entry) in table.iter_mut().enumerate() {
+        chosen.clear();
+        let mut rest = key;
+        for _ in 0..stones {
+            chosen.push(cells[rest % n]);
+            rest /= n;
+        }
+        if (1..chosen.len()).all(|i| !chosen[..i].contains(&chosen[i])) {
+            *entry = score_with(game, colour as u8, &chosen);
+        }
+    }
+    table
+}
+
 /// The score of colour `colour` with stones added on the empty `cells` (distinct): the
 /// groups they touch and join are merged by a small union-find over the new stones.
-pub(super) fn score_with(game: &Game, colour: u8, cells: &[Cell]) -> u128 {
+fn score_with(game: &Game, colour: u8, cells: &[Cell]) -> u128 {
     let board = game.board();
     // Nodes: the new stones, then the old groups they touch (by root), each with its size.
     let mut roots: Vec<Cell> = Vec::with_capacity(cells.len() * 6);
