@@ -22,6 +22,7 @@
 use std::time::Instant;
 
 use super::last_round::scores_with_stones;
+use super::turn_order::first_accepted;
 use crate::board::Cell;
 use crate::game::last_turn::{last_turn, LastTurn};
 use crate::game::{Colour, Game};
@@ -67,7 +68,7 @@ impl Outlook {
 pub fn red_turn_before_last(
     game: &Game,
     turn: &[Cell],
-    mut order: impl FnMut(&[Cell]) -> Vec<Cell>,
+    order: impl FnMut(&[Cell]) -> Vec<Cell>,
     deadline: Option<Instant>,
 ) -> Option<Vec<Cell>> {
     if !at_red_turn_before_last(game) || turn.len() != COLOURS || game.empties().len() > MAX_FREE {
@@ -78,15 +79,19 @@ pub fn red_turn_before_last(
     if own != Outlook::SureLoss {
         return None;
     }
-    let mut search = Search {
-        scores: &scores,
-        deadline,
-        tried: 0,
-        timed_out: false,
-    };
-    let mut chosen = Vec::with_capacity(COLOURS);
-    let found = search.first_not_lost(&mut order, &mut chosen, &mut [0; COLOURS]);
-    found.filter(|_| !search.timed_out)
+    let mut tried = 0usize;
+    first_accepted(
+        order,
+        |cell| scores.index(cell),
+        COLOURS,
+        |at| {
+            tried += 1;
+            if tried.is_multiple_of(CLOCK_EVERY) && deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
+            Some(scores.outlook(at) != Outlook::SureLoss)
+        },
+    )
 }
 
 /// Whether `game` is at red's turn of the last round of 4 players (blue's last turn next).
@@ -156,55 +161,6 @@ impl PairScores {
         }
         let columns: [&[u128]; COLOURS] = std::array::from_fn(|c| &columns[c][..m]);
         Outlook::of(last_turn(&columns))
-    }
-}
-
-/// The search over red's turns in the tree's order.
-struct Search<'a> {
-    scores: &'a PairScores,
-    deadline: Option<Instant>,
-    tried: usize,
-    timed_out: bool,
-}
-
-impl Search<'_> {
-    /// The first turn extending `chosen` (cells, colour order; `at` their indices among the
-    /// free cells) whose outlook is not a sure loss; `chosen` is as given on return.
-    fn first_not_lost(
-        &mut self,
-        order: &mut impl FnMut(&[Cell]) -> Vec<Cell>,
-        chosen: &mut Vec<Cell>,
-        at: &mut [usize; COLOURS],
-    ) -> Option<Vec<Cell>> {
-        let depth = chosen.len();
-        if depth == COLOURS {
-            self.tried += 1;
-            if self.tried.is_multiple_of(CLOCK_EVERY)
-                && self.deadline.is_some_and(|d| Instant::now() >= d)
-            {
-                self.timed_out = true;
-            }
-            return (self.scores.outlook(at) != Outlook::SureLoss).then(|| chosen.clone());
-        }
-        for cell in order(chosen) {
-            if self.timed_out {
-                return None;
-            }
-            let Some(i) = self.scores.index(cell) else {
-                continue;
-            };
-            if at[..depth].contains(&i) {
-                continue;
-            }
-            at[depth] = i;
-            chosen.push(cell);
-            let found = self.first_not_lost(order, chosen, at);
-            chosen.pop();
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
     }
 }
 

@@ -45,7 +45,9 @@ const LAST_ROUND_SHARE: f64 = 0.6;
 const EXACT_HASH_MB: usize = 16;
 /// The share of a turn's time left to the exact check of the tree's turn after the search
 /// ([`MctsPlayer::safer_last_turn`]): with 4 players on side 6, trying all of red's 93,024
-/// turns takes 30 to 60 ms, and side 10 has at most 212,520.
+/// turns takes 30 to 60 ms, and side 10 has at most 212,520; with 3 players a white turn
+/// takes about a millisecond, and white's trades at 1 s a turn on side 5 were found within
+/// 75 ms.
 const CHECK_SHARE: f64 = 0.25;
 /// The fewest cells of a board on which the default expands by its leaves' moves: side 8
 /// (169 cells) and up; side 7 has 127.
@@ -103,9 +105,11 @@ pub struct MctsOptions {
     pub last_round: LastRound,
     /// With 3 players, black's last turn: a turn of the tree after which red can win is
     /// replaced by the best turn by the model of [`super::last_round::best_turn`] when that
-    /// leaves red no win ([`super::last_round::safer_turn`]). With 4 players, red's turn
-    /// before blue's last: a turn of the tree that loses whatever blue does is replaced by
-    /// the first in the tree's order that does not
+    /// leaves red no win ([`super::last_round::safer_turn`]); white's last turn: a turn of
+    /// the tree after which black or red has a forced win is replaced by the first in the
+    /// tree's order after which neither has ([`super::last_round::white_turn_not_lost`]). With 4
+    /// players, red's turn before blue's last: a turn of the tree that loses whatever blue
+    /// does is replaced by the first in the tree's order that does not
     /// ([`super::before_last::red_turn_before_last`]). With `last_round` on only; at those
     /// turns the search leaves the check [`CHECK_SHARE`] of its time.
     pub last_round_safe: bool,
@@ -307,7 +311,11 @@ impl MctsOptions {
     /// before blue's last turn, a turn of the tree that loses whatever blue does is traded
     /// for the first in the tree's order that does not (same option): 6 more games of 400
     /// at 100,000 playouts on side 6 against `mcts-plain`, none fewer ("Red's turn before
-    /// blue's last" in docs/strength.md). With 3-4 players the
+    /// blue's last" in docs/strength.md). As white in the last round of 3 players, a turn
+    /// of the tree after which black or red has a forced win is traded for the first in the
+    /// tree's order after which neither has (same option): 14 more games of 420 at 100,000
+    /// playouts on side 5 against the two baselines, none fewer ("White's last turn with
+    /// three players"). With 3-4 players the
     /// solver proves the searching player's dead ends lost ([`MctsConfig::lost_proofs`]):
     /// the tree had missed those sure wins because a node where every move lost to
     /// different players stayed unproven and took every playout ("Dead ends of the solver
@@ -752,26 +760,28 @@ impl MctsPlayer {
         turn
     }
 
-    /// Whether `game` is at a turn that [`MctsPlayer::safer_last_turn`] checks: black's
-    /// last turn with 3 players, red's with 4.
+    /// Whether `game` is at a turn that [`MctsPlayer::safer_last_turn`] checks: white's and
+    /// black's last turns with 3 players, red's with 4.
     fn checks_the_turn(&self, game: &Game) -> bool {
-        let before_last = match game.players() {
-            3 => 1,
-            4 => 2,
+        let checked = match (game.players(), game.turns_left()) {
+            (3, 2) => 1,
+            (3, 3) => 0,
+            (4, 2) => 2,
             _ => return false,
         };
         self.options.last_round_safe
             && self.options.last_round != LastRound::Off
             && game.at_turn_boundary()
-            && game.turns_left() == 2
-            && game.to_move().index() == before_last
+            && game.to_move().index() == checked
     }
 
     /// With [`MctsOptions::last_round_safe`]: black's turn of the last round of 3 players
     /// when the tree's `turn` lets red win and another does not
-    /// ([`super::last_round::safer_turn`]), or red's turn before blue's last with 4 players
-    /// when the tree's `turn` loses whatever blue does and another does not
-    /// ([`super::before_last::red_turn_before_last`]), found before the maximum (always
+    /// ([`super::last_round::safer_turn`]); white's last turn of 3 players when the tree's
+    /// `turn` lets black or red force a win and another does not
+    /// ([`super::last_round::white_turn_not_lost`]); or red's turn before blue's last with 4
+    /// players when the tree's `turn` loses whatever blue does and another does not
+    /// ([`super::before_last::red_turn_before_last`]); found before the maximum (always
     /// with a playout limit).
     fn safer_last_turn(
         &self,
@@ -795,9 +805,9 @@ impl MctsPlayer {
             );
             return Some(safer);
         }
-        // Red's turns in the tree's order: at each stone its most visited cells first, then
-        // the cells it has not tried. The tree's root is the position unless the turn was
-        // completed from a root inside it.
+        // The mover's turns in the tree's order: at each stone its most visited cells first,
+        // then the cells it has not tried. The tree's root is the position unless the turn
+        // was completed from a root inside it.
         let tree_at_game = self.root_history == game.stone_history();
         let order = |chosen: &[Cell]| {
             let mut cells = if tree_at_game {
@@ -812,9 +822,13 @@ impl MctsPlayer {
             cells.extend(rest);
             cells
         };
-        let traded = super::before_last::red_turn_before_last(game, turn, order, deadline)?;
+        let traded = match (game.players(), game.to_move().index()) {
+            (3, 0) => super::last_round::white_turn_not_lost(game, turn, order, deadline)?,
+            (4, _) => super::before_last::red_turn_before_last(game, turn, order, deadline)?,
+            _ => return None,
+        };
         log::info!(
-            "info last round exact: the tree's red turn loses for sure, played one that does not \
+            "info last round exact: the tree's turn loses for sure, played one that does not \
              ({} ms)",
             start.elapsed().as_millis()
         );
@@ -1294,6 +1308,29 @@ mod tests {
     #[test]
     fn reds_turn_before_blues_last_is_a_sure_loss_only_when_every_turn_is() {
         use super::super::before_last::{Outlook, PairScores};
+        check_the_trade(
+            |seed| random_game_until(4, 4, 2, seed),
+            |game, turn| {
+                let scores = PairScores::new(game);
+                scores.outlook(&scores.indices(turn).unwrap()) == Outlook::SureLoss
+            },
+        );
+    }
+
+    /// With 3 players, the default's last turn as white (sides 3-4: 10 empty cells) lets
+    /// black or red force a win only when every white turn does; the tree's own turn (the
+    /// trade off) did in some of these games.
+    #[test]
+    fn whites_last_turn_is_a_sure_loss_only_when_every_turn_is() {
+        check_the_trade(
+            |seed| random_game_until(3 + seed as usize % 2, 3, 3, seed),
+            crate::player::white_turn_lost,
+        );
+    }
+
+    /// Over 30 games from `game_for(seed)`: where some turn is not `lost`, the default's turn
+    /// is not, and the tree's own turn (the trades off) is in at least 3 of at least 10.
+    fn check_the_trade(game_for: impl Fn(u64) -> Game, lost: impl Fn(&mut Game, &[Cell]) -> bool) {
         let limits = Limits {
             optimum: Duration::from_secs(5),
             maximum: Duration::from_secs(5),
@@ -1301,25 +1338,15 @@ mod tests {
         };
         let (mut open, mut lost_by_the_tree) = (0, 0);
         for seed in 0..30u64 {
-            let mut game = random_game_until(4, 4, 2, seed);
-            let scores = PairScores::new(&game);
-            let outlook = |turn: &[Cell]| scores.outlook(&scores.indices(turn).unwrap());
-            if every_turn(&game)
-                .iter()
-                .all(|t| outlook(t) == Outlook::SureLoss)
-            {
+            let mut game = game_for(seed);
+            if every_turn(&game).iter().all(|t| lost(&mut game, t)) {
                 continue;
             }
             open += 1;
             let turn = default_turn(&mut game, seed, limits);
-            assert_ne!(outlook(&turn), Outlook::SureLoss, "seed {seed}");
-            let mut options = MctsOptions::strong();
-            options.playouts = Some(64);
-            options.tree_mb_multi = 16;
-            options.last_round_safe = false;
-            let mut player = MctsPlayer::new(options, seed, Stop::new());
-            let tree_turn = player.choose(&mut game, Instant::now(), limits, None);
-            if outlook(&tree_turn) == Outlook::SureLoss {
+            assert!(!lost(&mut game, &turn), "seed {seed}");
+            let tree_turn = tree_turn(&mut game, seed, limits);
+            if lost(&mut game, &tree_turn) {
                 lost_by_the_tree += 1;
             }
         }
@@ -1342,9 +1369,20 @@ mod tests {
 
     /// The default's turn with 64 playouts.
     fn default_turn(game: &mut Game, seed: u64, limits: Limits) -> Vec<Cell> {
+        turn_with_64_playouts(game, seed, limits, true)
+    }
+
+    /// The tree's own turn with 64 playouts: the default without the exact checks' trades
+    /// (`last_round_safe` off).
+    fn tree_turn(game: &mut Game, seed: u64, limits: Limits) -> Vec<Cell> {
+        turn_with_64_playouts(game, seed, limits, false)
+    }
+
+    fn turn_with_64_playouts(game: &mut Game, seed: u64, limits: Limits, safe: bool) -> Vec<Cell> {
         let mut options = MctsOptions::strong();
         options.playouts = Some(64);
         options.tree_mb_multi = 16;
+        options.last_round_safe = safe;
         let mut player = MctsPlayer::new(options, seed, Stop::new());
         player.choose(game, Instant::now(), limits, None)
     }

@@ -8,6 +8,7 @@ mod before_last;
 mod helpers;
 mod last_round;
 mod mcts;
+mod turn_order;
 
 pub use alphabeta::{AlphaBetaPlayer, SearchOptions};
 pub use baselines::{greedy_turn, random_turn, random_turn_with};
@@ -254,4 +255,37 @@ pub(crate) fn every_turn(game: &Game) -> Vec<Vec<Cell>> {
         turns = longer;
     }
     turns
+}
+
+/// Whether `hero` wins whatever every player does from here, a player who can win taking
+/// its win: by playing out every turn of the game.
+#[cfg(test)]
+pub(crate) fn wins_against_all(game: &mut Game, hero: usize) -> bool {
+    if game.is_over() {
+        return game.winner().0.index() == hero;
+    }
+    let mover = game.to_move();
+    let mut results = every_turn(game).into_iter().map(|turn| {
+        game.play_turn(mover, &turn).unwrap();
+        let wins = wins_against_all(game, hero);
+        game.undo_turn();
+        wins
+    });
+    if mover.index() == hero {
+        results.any(|w| w)
+    } else {
+        results.all(|w| w)
+    }
+}
+
+/// With 3 players, whether white's last turn `turn` loses for sure: black or red then wins
+/// whatever the others do, by playing out every later turn. Contract: `game` is at white's
+/// last turn; it is unchanged on return.
+#[cfg(test)]
+pub(crate) fn white_turn_lost(game: &mut Game, turn: &[Cell]) -> bool {
+    let white = game.to_move();
+    game.play_turn(white, turn).unwrap();
+    let lost = wins_against_all(game, 1) || wins_against_all(game, 2);
+    game.undo_turn();
+    lost
 }
