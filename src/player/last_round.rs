@@ -26,8 +26,10 @@
 //!    its games.
 //! 5. [`safer_turn`] (the default's, `last_round_safe`): as black, a turn of the tree after
 //!    which red can win is traded for the model's best turn when that leaves red no win.
-//!    With 4 players red's turn before blue's last is checked the same way, over all of
-//!    red's turns (`player/before_last.rs`).
+//!    [`white_turn_not_lost`] (the same option): as white, a turn of the tree after which
+//!    black or red has a forced win (3.) is traded for the first in the tree's order after
+//!    which neither has. With 4 players red's turn before blue's last is checked the same
+//!    way, over all of red's turns (`player/before_last.rs`).
 
 use std::time::Instant;
 
