@@ -107,9 +107,10 @@ pub struct MctsOptions {
     /// replaced by the best turn by the model of [`super::last_round::best_turn`] when that
     /// leaves red no win ([`super::last_round::safer_turn`]); white's last turn: a turn of
     /// the tree after which black or red has a forced win is replaced by the first in the
-    /// tree's order after which neither has ([`super::last_round::white_turn_not_lost`]). With 4
-    /// players, red's turn before blue's last: a turn of the tree that loses whatever blue
-    /// does is replaced by the first in the tree's order that does not
+    /// tree's order after which neither has
+    /// ([`super::last_round::white_turn_not_lost`]). With 4 players, red's turn before
+    /// blue's last: a turn of the tree that loses whatever blue does is replaced by the
+    /// first in the tree's order that does not
     /// ([`super::before_last::red_turn_before_last`]). With `last_round` on only; at those
     /// turns the search leaves the check [`CHECK_SHARE`] of its time.
     pub last_round_safe: bool,
