@@ -22,7 +22,7 @@
 use std::time::Instant;
 
 use super::last_round::scores_with_stones;
-use super::turn_order::first_accepted;
+use super::turn_order::first_not_lost;
 use crate::board::Cell;
 use crate::game::last_turn::{last_turn, LastTurn};
 use crate::game::{Colour, Game};
@@ -75,21 +75,17 @@ pub fn red_turn_before_last(
         return None;
     }
     let scores = PairScores::new(game);
-    let own = scores.outlook(&scores.indices(turn)?);
-    if own != Outlook::SureLoss {
-        return None;
-    }
     let mut tried = 0usize;
-    first_accepted(
+    first_not_lost(
+        turn,
         order,
         |cell| scores.index(cell),
-        COLOURS,
         |at| {
             tried += 1;
             if tried.is_multiple_of(CLOCK_EVERY) && deadline.is_some_and(|d| Instant::now() >= d) {
                 return None;
             }
-            Some(scores.outlook(at) != Outlook::SureLoss)
+            Some(scores.outlook(at) == Outlook::SureLoss)
         },
     )
 }
@@ -129,7 +125,9 @@ impl PairScores {
         }
     }
 
-    /// The indices into the free cells of `turn`'s cells; `None` if one is not free.
+    /// The indices into the free cells of `turn`'s cells; `None` if one is not free (the
+    /// tests' way to ask for a turn's outlook).
+    #[cfg(test)]
     pub fn indices(&self, turn: &[Cell]) -> Option<Vec<usize>> {
         turn.iter().map(|&cell| self.index(cell)).collect()
     }

@@ -109,7 +109,7 @@ pub fn safer_turn(game: &Game, turn: &[Cell], deadline: Option<Instant>) -> Opti
 
 /// White's last turn in a 3-player game, when the tree's `turn` loses for sure and another
 /// does not: the first turn in the order `order` gives (as for
-/// [`super::turn_order::first_accepted`]) after which neither black nor red has a forced win
+/// [`super::turn_order::first_not_lost`]) after which neither black nor red has a forced win
 /// ([`forced_win`]'s: a player who can win takes its win). `None` when the tree's turn
 /// stands, when the game is not at white's last turn of 3 players, or when `deadline`
 /// passes first.
@@ -131,18 +131,9 @@ pub fn white_turn_not_lost(
         return None;
     }
     let index = |cell: Cell| tables.cells.iter().position(|&c| c == cell);
-    let own: Vec<usize> = turn
-        .iter()
-        .map(|&cell| index(cell))
-        .collect::<Option<_>>()?;
     let mut search = LastRound::new(&tables, deadline);
-    if !search.white_turn_lost([own[0], own[1], own[2]])? {
-        return None;
-    }
-    super::turn_order::first_accepted(order, index, PLAYERS, |at| {
-        search
-            .white_turn_lost([at[0], at[1], at[2]])
-            .map(|lost| !lost)
+    super::turn_order::first_not_lost(turn, order, index, |at| {
+        search.white_turn_lost([at[0], at[1], at[2]])
     })
 }
 

@@ -49,6 +49,18 @@ const EXACT_HASH_MB: usize = 16;
 /// takes about a millisecond, and white's trades at 1 s a turn on side 5 were found within
 /// 75 ms.
 const CHECK_SHARE: f64 = 0.25;
+
+/// The turns whose tree turn the exact last-round checks may trade
+/// ([`MctsPlayer::safer_last_turn`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LastTurnCheck {
+    /// 3 players, white's last turn: black or red must not have a forced win after it.
+    White,
+    /// 3 players, black's last turn: red must not be able to win after it.
+    Black,
+    /// 4 players, red's turn before blue's last: it must not lose whatever blue does.
+    Red,
+}
 /// The fewest cells of a board on which the default expands by its leaves' moves: side 8
 /// (169 cells) and up; side 7 has 127.
 pub const EXPAND_MIN_CELLS: usize = 160;
@@ -580,7 +592,7 @@ impl MctsPlayer {
         // A turn the exact check after the search may trade (step 3) leaves that check a share
         // of the time: with a time per turn the optimum is the maximum, and a check that
         // started there would always run out of time.
-        if self.checks_the_turn(game) {
+        if self.check_at(game).is_some() {
             time = time.map(|t| t.mul_f64(1.0 - CHECK_SHARE));
         }
         loop {
@@ -761,19 +773,19 @@ impl MctsPlayer {
         turn
     }
 
-    /// Whether `game` is at a turn that [`MctsPlayer::safer_last_turn`] checks: white's and
+    /// The check [`MctsPlayer::safer_last_turn`] makes at `game`'s turn, if any: white's and
     /// black's last turns with 3 players, red's with 4.
-    fn checks_the_turn(&self, game: &Game) -> bool {
-        let checked = match (game.players(), game.turns_left()) {
-            (3, 2) => 1,
-            (3, 3) => 0,
-            (4, 2) => 2,
-            _ => return false,
+    fn check_at(&self, game: &Game) -> Option<LastTurnCheck> {
+        let check = match (game.players(), game.turns_left(), game.to_move().index()) {
+            (3, 3, 0) => LastTurnCheck::White,
+            (3, 2, 1) => LastTurnCheck::Black,
+            (4, 2, 2) => LastTurnCheck::Red,
+            _ => return None,
         };
-        self.options.last_round_safe
+        (self.options.last_round_safe
             && self.options.last_round != LastRound::Off
-            && game.at_turn_boundary()
-            && game.to_move().index() == checked
+            && game.at_turn_boundary())
+        .then_some(check)
     }
 
     /// With [`MctsOptions::last_round_safe`]: black's turn of the last round of 3 players
@@ -791,15 +803,14 @@ impl MctsPlayer {
         start: Instant,
         limits: Limits,
     ) -> Option<Vec<Cell>> {
-        if !self.checks_the_turn(game) {
-            return None;
-        }
+        let check = self.check_at(game)?;
         let deadline = self
             .options
             .playouts
             .is_none()
             .then(|| start + limits.maximum);
-        if let Some(safer) = super::last_round::safer_turn(game, turn, deadline) {
+        if check == LastTurnCheck::Black {
+            let safer = super::last_round::safer_turn(game, turn, deadline)?;
             log::info!(
                 "info last round exact: the tree's turn lets red win, played a safer one ({} ms)",
                 start.elapsed().as_millis()
@@ -823,10 +834,10 @@ impl MctsPlayer {
             cells.extend(rest);
             cells
         };
-        let traded = match (game.players(), game.to_move().index()) {
-            (3, 0) => super::last_round::white_turn_not_lost(game, turn, order, deadline)?,
-            (4, _) => super::before_last::red_turn_before_last(game, turn, order, deadline)?,
-            _ => return None,
+        let traded = if check == LastTurnCheck::White {
+            super::last_round::white_turn_not_lost(game, turn, order, deadline)?
+        } else {
+            super::before_last::red_turn_before_last(game, turn, order, deadline)?
         };
         log::info!(
             "info last round exact: the tree's turn loses for sure, played one that does not \

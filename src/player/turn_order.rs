@@ -9,13 +9,33 @@
 
 use crate::board::Cell;
 
+/// The trade of the last-round checks: when the tree's `turn` is `lost` (given its indices
+/// by `index`, colour order), the first turn in the order `order` gives that is not (as for
+/// [`first_accepted`]). `None` when `turn` is not lost, when one of its cells is unknown to
+/// `index`, when no turn is not lost, or when `lost` says `None` (a deadline).
+pub fn first_not_lost(
+    turn: &[Cell],
+    order: impl FnMut(&[Cell]) -> Vec<Cell>,
+    index: impl Fn(Cell) -> Option<usize>,
+    mut lost: impl FnMut(&[usize]) -> Option<bool>,
+) -> Option<Vec<Cell>> {
+    let own: Vec<usize> = turn
+        .iter()
+        .map(|&cell| index(cell))
+        .collect::<Option<_>>()?;
+    if !lost(&own)? {
+        return None;
+    }
+    first_accepted(order, index, turn.len(), |at| lost(at).map(|l| !l))
+}
+
 /// The first turn of `stones` cells, in the order `order` gives, that `accept` accepts.
 /// `order(chosen)` lists the cells to try for the next stone given the cells chosen so far
 /// in colour order, best first (every free cell not chosen must be among them; cells that
 /// `index` does not know are skipped); `accept` is given the turn's indices (by `index`, in
 /// colour order) and says whether to take it, or `None` to stop the scan (a deadline).
 /// `None` when no turn is accepted or the scan was stopped.
-pub fn first_accepted(
+fn first_accepted(
     mut order: impl FnMut(&[Cell]) -> Vec<Cell>,
     index: impl Fn(Cell) -> Option<usize>,
     stones: usize,
