@@ -738,8 +738,9 @@ fn the_selection_memo_keeps_what_the_search_finds() {
 fn every_playout_policy_fills_the_board_and_scores_it_as_the_rules() {
     use omega::mcts::{FastRng, MctsPosition};
     use omega::playout::{winner, PlayoutConfig, Scorer};
-    let policies: [(&str, &str); 9] = [
+    let policies: [(&str, &str); 10] = [
         ("uniform", ""),
+        ("last turn's win", "last_turn_win"),
         ("last good reply", "last_good_reply=on"),
         ("greedy end", "greedy_end=4"),
         ("greedy to the end", "greedy_end=1000"),
@@ -758,8 +759,11 @@ fn every_playout_policy_fills_the_board_and_scores_it_as_the_rules() {
         for (name, settings) in policies {
             let mut options = MctsOptions::plain();
             for s in settings.split(',').filter(|s| !s.is_empty()) {
-                let (k, v) = s.split_once('=').unwrap();
-                options.set(k, v).unwrap();
+                match s.split_once('=') {
+                    Some((k, v)) => options.set(k, v).unwrap(),
+                    // Set for each search by the seat; here on in every playout.
+                    None => options.playout.last_turn_win = true,
+                }
             }
             let config: PlayoutConfig = options.playout;
             let mut scratch = Scratch::new(&game);
@@ -1477,4 +1481,94 @@ fn the_last_turn_is_known_as_trying_every_turn_shows() {
     }
     // The last player's wins, another colour's sure wins and open turns all came up.
     assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+}
+
+/// With `last_turn_win`, a playout from the start of the last player's last turn is won by
+/// the last player exactly when one of its turns wins (trying every turn); from a turn
+/// earlier it still scores as the rules (the policies' test above), and the last player
+/// wins more of them than random last turns give it.
+#[test]
+fn playouts_take_the_last_players_win_where_trying_every_turn_finds_one() {
+    use omega::mcts::{FastRng, MctsPosition};
+    let (mut wins, mut others, mut earlier) = (0, 0, [0usize; 2]);
+    for (side, players) in [(4, 3), (5, 3), (4, 4), (6, 4), (4, 2)] {
+        for seed in 0..10u64 {
+            let mut game = Game::new(side, players).unwrap();
+            while game.turns_left() > 2 {
+                let turn = random_turn(&game, seed);
+                game.play_turn(game.to_move(), &turn).unwrap();
+            }
+            // A turn before the last: the last player's share of 200 playouts each way.
+            for (on, count) in earlier.iter_mut().enumerate() {
+                let mut root = game.clone();
+                let mut scratch = Scratch::new(&root);
+                let config = PlayoutConfig {
+                    last_turn_win: on == 1,
+                    ..PlayoutConfig::default()
+                };
+                let mut tree = OmegaTree::new(&mut root, &mut scratch, config);
+                let mut amaf = vec![0u8; tree.amaf_len()];
+                let mut rng = FastRng::new(seed);
+                for _ in 0..200 {
+                    let won = tree.playout(&mut rng, &mut amaf, &mut [0.0; 4]);
+                    *count += usize::from(won == players - 1);
+                }
+            }
+            let last = random_turn(&game, seed + 100);
+            game.play_turn(game.to_move(), &last).unwrap();
+            let expected = last_turn_by_trying(&mut game);
+            let config = PlayoutConfig {
+                last_turn_win: true,
+                ..PlayoutConfig::default()
+            };
+            let mut scratch = Scratch::new(&game);
+            let mut tree = OmegaTree::new(&mut game, &mut scratch, config);
+            let mut amaf = vec![0u8; tree.amaf_len()];
+            let mut rng = FastRng::new(seed);
+            for _ in 0..20 {
+                let won = tree.playout(&mut rng, &mut amaf, &mut [0.0; 4]);
+                let label = format!("side {side} K {players} seed {seed}");
+                if expected == Some(players - 1) {
+                    assert_eq!(won, players - 1, "{label}: the last player's win missed");
+                } else {
+                    assert_ne!(won, players - 1, "{label}: a win where none is");
+                }
+            }
+            if expected == Some(players - 1) {
+                wins += 1;
+            } else {
+                others += 1;
+            }
+        }
+    }
+    // Both cases came up, and the wins taken show before the last turn too.
+    assert!(wins > 0 && others > 0, "{wins} / {others}");
+    assert!(earlier[1] > earlier[0], "{earlier:?}");
+}
+
+/// `last_turn_win=before_last` (the default) plays the last player's win in the playouts
+/// of the seat just before the last player with 3 players only (black); `every` in all,
+/// `off` in none.
+#[test]
+fn the_last_turn_win_is_for_the_seat_before_the_last() {
+    use omega::player::LastTurnWin;
+    let seats = |rule: LastTurnWin, players: usize| -> Vec<usize> {
+        (0..players).filter(|&m| rule.applies(players, m)).collect()
+    };
+    assert_eq!(MctsOptions::strong().last_turn_win, LastTurnWin::BeforeLast);
+    assert_eq!(MctsOptions::plain().last_turn_win, LastTurnWin::Off);
+    assert_eq!(seats(LastTurnWin::BeforeLast, 2), Vec::<usize>::new());
+    assert_eq!(seats(LastTurnWin::BeforeLast, 3), vec![1]);
+    assert_eq!(seats(LastTurnWin::BeforeLast, 4), Vec::<usize>::new());
+    assert_eq!(seats(LastTurnWin::Every, 3), vec![0, 1, 2]);
+    assert_eq!(seats(LastTurnWin::Off, 4), Vec::<usize>::new());
+    let mut options = MctsOptions::strong();
+    options.set("last_turn_win", "every").unwrap();
+    assert_eq!(options.last_turn_win, LastTurnWin::Every);
+    assert!(options.set("last_turn_win", "on").is_err());
+    assert_eq!(
+        options.last_turn_win,
+        LastTurnWin::Every,
+        "a bad value changes nothing"
+    );
 }

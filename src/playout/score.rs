@@ -108,33 +108,49 @@ impl Scorer {
         rings: &[[Cell; 6]],
         out: &mut [Vec<u128>; MAX_PLAYERS],
     ) {
+        // The scoring's scan leaves every cell's root in `parent` and the groups' sizes.
+        let base = self.scores(colours, players);
         let n = self.earlier.len();
-        let (parent, size) = (&mut self.parent[..n], &mut self.size[..n]);
-        join_in_cell_order(&self.earlier, colours, parent, size);
         let (parent, size) = (&self.parent[..n], &self.size[..n]);
-        let base = product_of_groups(&colours[..n], parent, size, players);
-        for (c, column) in out.iter_mut().enumerate().take(players) {
-            column.clear();
-            // A colour without stones scores the one stone alone.
-            let base = base[c].max(1);
-            column.extend(empties.iter().map(|&cell| {
-                // The distinct groups of colour c around the cell join the new stone.
-                let mut roots = [Cell::MAX; 6];
-                let (mut count, mut joined, mut divisor) = (0, 1u128, 1u128);
-                for &next in &rings[cell as usize] {
-                    if colours[next as usize] as usize != c {
-                        continue;
-                    }
-                    let root = parent[next as usize];
-                    if !roots[..count].contains(&root) {
-                        roots[count] = root;
-                        count += 1;
-                        joined += u128::from(size[root as usize]);
-                        divisor *= u128::from(size[root as usize]);
-                    }
+        // A colour without stones scores the one stone alone.
+        let base: [u128; MAX_PLAYERS] = std::array::from_fn(|c| base[c].max(1));
+        // Small boards' scores fit in 64 bits even times a cell count, where the division
+        // is several times cheaper than in 128.
+        let narrow = base
+            .iter()
+            .all(|&b| b <= u128::from(u64::MAX) / (n as u128 + 1));
+        out.iter_mut().take(players).for_each(Vec::clear);
+        for &cell in empties {
+            // 1. The distinct groups of each colour around the cell, in one pass over its
+            //    neighbours: they join the colour's new stone there.
+            let mut roots = [[Cell::MAX; 6]; MAX_PLAYERS];
+            let mut count = [0usize; MAX_PLAYERS];
+            let mut joined = [1u64; MAX_PLAYERS];
+            let mut divisor = [1u64; MAX_PLAYERS];
+            for &next in &rings[cell as usize] {
+                let c = colours[next as usize] as usize;
+                if c >= players {
+                    continue;
                 }
-                base / divisor * joined
-            }));
+                let root = parent[next as usize];
+                if !roots[c][..count[c]].contains(&root) {
+                    roots[c][count[c]] = root;
+                    count[c] += 1;
+                    joined[c] += u64::from(size[root as usize]);
+                    divisor[c] *= u64::from(size[root as usize]);
+                }
+            }
+            // 2. The colour's score with the stone: its other groups times the joined one.
+            for (c, column) in out.iter_mut().enumerate().take(players) {
+                let score = if divisor[c] == 1 {
+                    base[c] * u128::from(joined[c])
+                } else if narrow {
+                    u128::from(base[c] as u64 / divisor[c] * joined[c])
+                } else {
+                    base[c] / u128::from(divisor[c]) * u128::from(joined[c])
+                };
+                column.push(score);
+            }
         }
     }
 }
