@@ -3,6 +3,7 @@
 //! door; `omega-web --engine-process` runs the same engine (see [`crate::web::cli`]).
 
 use crate::engine::{Engine, EngineConfig};
+use crate::game::Colour;
 use crate::player::{PlayerKind, PlayerOptions};
 use crate::protocol::{self, Session};
 use std::io::{self, BufReader};
@@ -34,7 +35,8 @@ tree search (mcts, mcts-plain):
   --tree-mb MB        memory for the search tree in MiB (default: 512; mcts with
                       3 or 4 players: 2048)
   --set NAME=VALUE    set search parameters, for experiments (comma-separated list;
-                      see src/player/mcts.rs)
+                      see src/player/mcts.rs); COLOUR:NAME=VALUE (black:NAME=VALUE)
+                      sets one for that colour's turns only
 
 alpha-beta search (alphabeta):
   --depth D           search D plies (stones) deep, ignoring the clock
@@ -113,8 +115,17 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
     if limit_given && !threads_given && !bench {
         config.options.alphabeta.threads = 1;
     }
+    // Settings for one colour's turns go on top of every other setting (`--set black:...`).
+    let mut seat_settings = Vec::new();
     for (flag, value) in settings {
-        if flag == "--movetime" {
+        if flag == "--set" {
+            let (seats, all): (Vec<&str>, Vec<&str>) =
+                value.split(',').partition(|item| seat_of(item).is_some());
+            seat_settings.extend(seats.iter().map(|s| s.to_string()));
+            if !all.is_empty() {
+                apply(&mut config.options, &flag, all.join(","))?;
+            }
+        } else if flag == "--movetime" {
             config.move_time = value
                 .parse::<f64>()
                 .ok()
@@ -125,12 +136,33 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             apply(&mut config.options, &flag, value)?;
         }
     }
+    for item in &seat_settings {
+        let (colour, setting) = seat_of(item).unwrap_or((Colour::White, item));
+        let (name, v) = setting
+            .split_once('=')
+            .ok_or(format!("--set: '{item}' is not COLOUR:NAME=VALUE"))?;
+        config
+            .options
+            .set_seat(colour, name, v)
+            .map_err(|e| format!("--set: {item}: {e}"))?;
+    }
     Ok(Options {
         bench,
         config,
         game,
         swap,
     })
+}
+
+/// The colour and the rest of a `--set` item scoped to one colour's turns
+/// (`black:NAME=VALUE`); `None` for an item of every turn.
+fn seat_of(item: &str) -> Option<(Colour, &str)> {
+    let (scope, rest) = item.split_once(':')?;
+    // Only the full names: `b:` would read as a typo of an unscoped name.
+    ["white", "black", "red", "blue"]
+        .contains(&scope)
+        .then(|| Colour::parse(scope).map(|c| (c, rest)))
+        .flatten()
 }
 
 /// Every flag that takes a value.
@@ -301,3 +333,48 @@ fn learn_patterns(args: &[String]) -> ExitCode {
 
 /// Rounds of minorization-maximization: the gammas move by less than 1 % past about 30.
 const LEARNING_ROUNDS: usize = 50;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &str) -> Result<Options, String> {
+        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+        parse_options(&args)
+    }
+
+    #[test]
+    fn a_colours_settings_go_on_top_of_every_other_setting() {
+        let options = parse("--set black:exploration=0.5,rave_equivalence=300 --set prior_bias=2")
+            .unwrap()
+            .config
+            .options;
+        let base = options.mcts;
+        assert_eq!(base.search.rave_equivalence, 300.0);
+        assert_eq!(base.search.prior_bias, 2.0);
+        let black = options.mcts_seats[Colour::Black.index()].expect("black's own options");
+        assert_eq!(black.search.exploration, 0.5);
+        // Set after the colour's item, for every colour, so for black too.
+        assert_eq!(black.search.prior_bias, 2.0);
+        assert_eq!(black.search.rave_equivalence, 300.0);
+        assert_ne!(base.search.exploration, 0.5);
+        for colour in [Colour::White, Colour::Red, Colour::Blue] {
+            assert!(options.mcts_seats[colour.index()].is_none(), "{colour}");
+        }
+    }
+
+    #[test]
+    fn bad_colour_settings_are_refused() {
+        for bad in [
+            "--set black:threads=2",
+            "--set red:parallel=root",
+            "--set black:no_such_name=1",
+            "--set black:exploration=x",
+            "--set black:exploration",
+            "--set green:exploration=1",
+            "--set b:exploration=1",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1572,3 +1572,66 @@ fn the_last_turn_win_is_for_the_seat_before_the_last() {
         "a bad value changes nothing"
     );
 }
+
+/// An engine of the default player, reproducible, with `setting` for every colour (`all`)
+/// and for `seat`'s turns only.
+fn engine_with_setting(setting: (&str, &str), all: bool, seat: Option<Colour>) -> Engine {
+    let mut config = EngineConfig::for_player(PlayerKind::Mcts);
+    config.options.seed = 5;
+    config.options.mcts.playouts = Some(3_000);
+    config.options.mcts.set_tree_mb(16);
+    config.options.mcts.threads = 1;
+    if all {
+        config.options.mcts.set(setting.0, setting.1).unwrap();
+    }
+    if let Some(colour) = seat {
+        config
+            .options
+            .set_seat(colour, setting.0, setting.1)
+            .unwrap();
+    }
+    Engine::new(config)
+}
+
+/// The turn `engine` chooses for the player to move at `game` (loaded: the tree forgotten).
+fn turn_at(engine: &mut Engine, game: &Game) -> Vec<Cell> {
+    engine.load(game.clone(), false);
+    engine
+        .genmove(game.to_move(), false, None)
+        .unwrap()
+        .unwrap()
+}
+
+/// `--set black:NAME=VALUE`: black's turns search as with the setting everywhere, the other
+/// colours' as without it, also in an engine that has just searched a turn of black's (the
+/// trees are given each seat's configuration before its search).
+#[test]
+fn a_colours_own_setting_changes_that_colours_turns_only() {
+    let setting = ("exploration", "3");
+    let black = Some(Colour::Black);
+    for seed in [1, 2, 3] {
+        let black_to_move = position(5, 3, 1, seed);
+        let white_to_move = position(5, 3, 3, seed);
+        let with = turn_at(
+            &mut engine_with_setting(setting, true, None),
+            &black_to_move,
+        );
+        let without = turn_at(
+            &mut engine_with_setting(setting, false, None),
+            &black_to_move,
+        );
+        // The setting matters there, so the comparisons below can fail.
+        assert_ne!(with, without, "seed {seed}");
+        let mut scoped = engine_with_setting(setting, false, black);
+        assert_eq!(turn_at(&mut scoped, &black_to_move), with, "seed {seed}");
+        let white_without = turn_at(
+            &mut engine_with_setting(setting, false, None),
+            &white_to_move,
+        );
+        assert_eq!(
+            turn_at(&mut scoped, &white_to_move),
+            white_without,
+            "seed {seed}"
+        );
+    }
+}

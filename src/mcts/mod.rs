@@ -571,6 +571,17 @@ impl<M: PackedMove> Mcts<M> {
         &self.config
     }
 
+    /// Replaces the configuration for the searches to come, keeping the tree and its room
+    /// ([`MctsConfig::max_nodes`] stays; [`Mcts::set_max_nodes`] changes it). Contract:
+    /// called between searches; the statistics already in the tree stay as they were
+    /// gathered (priors written under the old configuration included).
+    pub fn set_config(&mut self, config: MctsConfig) {
+        self.config = MctsConfig {
+            max_nodes: self.config.max_nodes,
+            ..config
+        };
+    }
+
     /// Turns the MCTS-Solver on or off for the searches to come. Contract: the tree holds no
     /// proof when the solver is turned off (proofs found before would still steer selection).
     pub fn set_solver(&mut self, on: bool) {

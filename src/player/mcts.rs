@@ -5,7 +5,7 @@
 use super::helpers::{merged_line, root_parallel, Helper};
 use super::{Analysis, Candidate, Watch};
 use crate::board::{Board, Cell};
-use crate::game::{mix64, Game, MAX_PLAYERS};
+use crate::game::{mix64, Colour, Game, MAX_PLAYERS};
 use crate::mcts::{FastRng, Mcts, MctsConfig, MctsLimits, NodeId, Progress, Settle, UNPROVEN};
 use crate::playout::{
     mean_log_margin, OmegaTree, PlayoutConfig, Scratch, CLASS_NAMES, COUNT_NAMES,
@@ -553,7 +553,11 @@ impl MctsOptions {
 }
 
 pub struct MctsPlayer {
+    /// The options of the search under way or of the last one: those of its mover's seat.
     options: MctsOptions,
+    /// The options of each colour's turns ([`MctsPlayer::set_seat_options`]; all the same
+    /// unless set).
+    seat_options: [MctsOptions; MAX_PLAYERS],
     seed: u64,
     mcts: Mcts<Cell>,
     scratch: Scratch,
@@ -590,6 +594,7 @@ impl MctsPlayer {
             .collect();
         MctsPlayer {
             options,
+            seat_options: [options; MAX_PLAYERS],
             seed,
             mcts,
             scratch: Scratch::default(),
@@ -600,6 +605,24 @@ impl MctsPlayer {
             helpers,
             helpers_stop,
         }
+    }
+
+    /// The turns of `colour` use `options` from now on (`--set black:NAME=VALUE`). Contract:
+    /// what threads share is as in the options given to [`MctsPlayer::new`] (`threads`,
+    /// `tree_parallel`, the trees' memory; [`crate::player::PlayerOptions::set_seat`]
+    /// refuses to change them).
+    pub fn set_seat_options(&mut self, colour: Colour, options: MctsOptions) {
+        self.seat_options[colour.index()] = MctsOptions {
+            threads: self.options.threads,
+            tree_parallel: self.options.tree_parallel,
+            tree_mb: self.options.tree_mb,
+            tree_mb_multi: self.options.tree_mb_multi,
+            search: MctsConfig {
+                max_nodes: self.options.search.max_nodes,
+                ..options.search
+            },
+            ..options
+        };
     }
 
     pub fn new_game(&mut self) {
@@ -738,29 +761,43 @@ impl MctsPlayer {
         }
     }
 
-    /// Buffers, the expansion rule, the priors' weight and the trees' memory for the game's
-    /// board and number of players, and the tree moved to the game's position (copying at
-    /// most about `copy_cap` nodes, [`MctsPlayer::move_root`]).
+    /// Buffers, the options of the mover's seat, the expansion rule, the priors' weight and
+    /// the trees' memory for the game's board and number of players, and the tree moved to
+    /// the game's position (copying at most about `copy_cap` nodes,
+    /// [`MctsPlayer::move_root`]).
     fn prepare(&mut self, game: &Game, copy_cap: usize) {
-        if !self.scratch.fits(game) {
+        let seat = self.seat_options[game.to_move().index()];
+        let fits = self.scratch.fits(game);
+        if !fits {
             self.scratch = Scratch::new(game);
             for helper in &mut self.helpers {
                 helper.scratch = Scratch::new(game);
             }
             self.new_game();
-            let expand_moves = expand_moves_on(&self.options, game.board().cell_count());
-            let (prior_visits, prior_rave_visits) =
-                prior_visits_for(&self.options, game.players(), game.board().cell_count());
-            let (nodes, helper_nodes) = tree_nodes(&self.options, game.players());
-            let late_moves = late_moves_for(&self.options, game.players());
-            self.trees_mut().enumerate().for_each(|(i, mcts)| {
-                mcts.set_expand_moves(expand_moves);
-                mcts.set_prior_visits(prior_visits, prior_rave_visits);
-                mcts.set_late_moves(late_moves);
-                mcts.set_max_nodes(if i == 0 { nodes } else { helper_nodes });
-            });
+        }
+        if !fits || seat != self.options {
+            self.options = seat;
+            self.configure_trees(game);
         }
         self.move_root(game, copy_cap);
+    }
+
+    /// Gives the trees the configuration of [`MctsPlayer::options`] for the game's board
+    /// and number of players. Contract: called between searches.
+    fn configure_trees(&mut self, game: &Game) {
+        let options = self.options;
+        let expand_moves = expand_moves_on(&options, game.board().cell_count());
+        let (prior_visits, prior_rave_visits) =
+            prior_visits_for(&options, game.players(), game.board().cell_count());
+        let (nodes, helper_nodes) = tree_nodes(&options, game.players());
+        let late_moves = late_moves_for(&options, game.players());
+        self.trees_mut().enumerate().for_each(|(i, mcts)| {
+            mcts.set_config(options.search);
+            mcts.set_expand_moves(expand_moves);
+            mcts.set_prior_visits(prior_visits, prior_rave_visits);
+            mcts.set_late_moves(late_moves);
+            mcts.set_max_nodes(if i == 0 { nodes } else { helper_nodes });
+        });
     }
 
     /// Near the end of the game: an exact alpha-beta search (paranoid with 3-4 players, so a

@@ -15,7 +15,7 @@ pub use baselines::{greedy_turn, random_turn, random_turn_with};
 pub use mcts::{LastRound, LastTurnWin, MctsOptions, MctsPlayer};
 
 use crate::board::Cell;
-use crate::game::Game;
+use crate::game::{Colour, Game, MAX_PLAYERS};
 use crate::stop::Stop;
 use crate::timeman::Limits;
 use std::time::{Duration, Instant};
@@ -106,6 +106,10 @@ pub struct PlayerOptions {
     /// For `mcts` and `mcts-plain`: start from [`PlayerOptions::for_player`], which gives
     /// each its own configuration.
     pub mcts: MctsOptions,
+    /// The options of the tree search's turns as one colour, where they differ from
+    /// [`PlayerOptions::mcts`] (`--set COLOUR:NAME=VALUE`; index: the colour's,
+    /// [`PlayerOptions::set_seat`]).
+    pub mcts_seats: [Option<MctsOptions>; MAX_PLAYERS],
 }
 
 impl PlayerOptions {
@@ -125,9 +129,31 @@ impl PlayerOptions {
                     _ => MctsOptions::strong(),
                 }
             },
+            mcts_seats: [None; MAX_PLAYERS],
         }
     }
+
+    /// Sets one tree-search parameter for the turns of one colour only (`--set
+    /// black:NAME=VALUE`), on top of [`PlayerOptions::mcts`] as it is now: a seat's options
+    /// are a copy taken at its first such setting, so the caller applies every setting for
+    /// all seats first. What threads share (`threads`, `parallel`) is the same for every
+    /// seat and refused here.
+    pub fn set_seat(&mut self, colour: Colour, name: &str, value: &str) -> Result<(), String> {
+        if SHARED_BY_SEATS.contains(&name) {
+            return Err(format!("{name} is the same for every colour"));
+        }
+        let base = self.mcts;
+        let seat = self.mcts_seats[colour.index()].get_or_insert(base);
+        let mut changed = *seat;
+        changed.set(name, value)?;
+        *seat = changed;
+        Ok(())
+    }
 }
+
+/// The tree-search parameters the threads and the tree's memory depend on: one value for
+/// every seat.
+const SHARED_BY_SEATS: [&str; 2] = ["threads", "parallel"];
 
 enum Inner {
     Mcts(Box<MctsPlayer>),
@@ -147,7 +173,13 @@ impl Player {
     pub fn new(kind: PlayerKind, options: PlayerOptions, stop: Stop) -> Player {
         let inner = match kind {
             PlayerKind::Mcts | PlayerKind::MctsPlain => {
-                Inner::Mcts(Box::new(MctsPlayer::new(options.mcts, options.seed, stop)))
+                let mut player = MctsPlayer::new(options.mcts, options.seed, stop);
+                for colour in Colour::ALL {
+                    if let Some(seat) = options.mcts_seats[colour.index()] {
+                        player.set_seat_options(colour, seat);
+                    }
+                }
+                Inner::Mcts(Box::new(player))
             }
             PlayerKind::AlphaBeta => {
                 Inner::AlphaBeta(Box::new(AlphaBetaPlayer::new(options.alphabeta, stop)))
