@@ -116,12 +116,16 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         config.options.alphabeta.threads = 1;
     }
     // Settings for one colour's turns go on top of every other setting (`--set black:...`).
-    let mut seat_settings = Vec::new();
+    let mut seat_settings: Vec<(Colour, String)> = Vec::new();
     for (flag, value) in settings {
         if flag == "--set" {
-            let (seats, all): (Vec<&str>, Vec<&str>) =
-                value.split(',').partition(|item| seat_of(item).is_some());
-            seat_settings.extend(seats.iter().map(|s| s.to_string()));
+            let mut all = Vec::new();
+            for item in value.split(',') {
+                match seat_of(item) {
+                    Some((colour, setting)) => seat_settings.push((colour, setting.to_string())),
+                    None => all.push(item),
+                }
+            }
             if !all.is_empty() {
                 apply(&mut config.options, &flag, all.join(","))?;
             }
@@ -136,15 +140,14 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             apply(&mut config.options, &flag, value)?;
         }
     }
-    for item in &seat_settings {
-        let (colour, setting) = seat_of(item).unwrap_or((Colour::White, item));
-        let (name, v) = setting
-            .split_once('=')
-            .ok_or(format!("--set: '{item}' is not COLOUR:NAME=VALUE"))?;
+    for (colour, setting) in &seat_settings {
+        let (name, v) = setting.split_once('=').ok_or(format!(
+            "--set: '{colour}:{setting}' is not COLOUR:NAME=VALUE"
+        ))?;
         config
             .options
-            .set_seat(colour, name, v)
-            .map_err(|e| format!("--set: {item}: {e}"))?;
+            .set_seat(*colour, name, v)
+            .map_err(|e| format!("--set: {colour}:{setting}: {e}"))?;
     }
     Ok(Options {
         bench,
@@ -159,10 +162,8 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
 fn seat_of(item: &str) -> Option<(Colour, &str)> {
     let (scope, rest) = item.split_once(':')?;
     // Only the full names: `b:` would read as a typo of an unscoped name.
-    ["white", "black", "red", "blue"]
-        .contains(&scope)
-        .then(|| Colour::parse(scope).map(|c| (c, rest)))
-        .flatten()
+    let colour = Colour::ALL.into_iter().find(|c| c.name() == scope)?;
+    Some((colour, rest))
 }
 
 /// Every flag that takes a value.
