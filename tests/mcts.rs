@@ -271,14 +271,25 @@ fn two_player_endgames_are_proven_for_the_right_side() {
     }
 }
 
-fn engine(kind: PlayerKind, playouts: u64, seed: u64, threads: usize, tree: bool) -> Engine {
+/// A reproducible configuration of `kind`: `playouts` a thread, small trees.
+fn engine_config(
+    kind: PlayerKind,
+    playouts: u64,
+    seed: u64,
+    threads: usize,
+    tree: bool,
+) -> EngineConfig {
     let mut config = EngineConfig::for_player(kind);
     config.options.seed = seed;
     config.options.mcts.playouts = Some(playouts);
     config.options.mcts.set_tree_mb(16);
     config.options.mcts.threads = threads;
     config.options.mcts.tree_parallel = tree;
-    Engine::new(config)
+    config
+}
+
+fn engine(kind: PlayerKind, playouts: u64, seed: u64, threads: usize, tree: bool) -> Engine {
+    Engine::new(engine_config(kind, playouts, seed, threads, tree))
 }
 
 #[test]
@@ -1576,11 +1587,7 @@ fn the_last_turn_win_is_for_the_seat_before_the_last() {
 /// An engine of the default player, reproducible, with `setting` for every colour (`all`)
 /// and for `seat`'s turns only.
 fn engine_with_setting(setting: (&str, &str), all: bool, seat: Option<Colour>) -> Engine {
-    let mut config = EngineConfig::for_player(PlayerKind::Mcts);
-    config.options.seed = 5;
-    config.options.mcts.playouts = Some(3_000);
-    config.options.mcts.set_tree_mb(16);
-    config.options.mcts.threads = 1;
+    let mut config = engine_config(PlayerKind::Mcts, 3_000, 5, 1, true);
     if all {
         config.options.mcts.set(setting.0, setting.1).unwrap();
     }

@@ -142,11 +142,9 @@ impl PlayerOptions {
         if SHARED_BY_SEATS.contains(&name) {
             return Err(format!("{name} is the same for every colour"));
         }
-        let base = self.mcts;
-        let seat = self.mcts_seats[colour.index()].get_or_insert(base);
-        let mut changed = *seat;
-        changed.set(name, value)?;
-        *seat = changed;
+        let mut seat = self.mcts_seats[colour.index()].unwrap_or(self.mcts);
+        seat.set(name, value)?;
+        self.mcts_seats[colour.index()] = Some(seat);
         Ok(())
     }
 }
