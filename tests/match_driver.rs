@@ -276,28 +276,34 @@ fn illegal_malformed_and_hanging_engines_forfeit() {
     }
 }
 
-#[test]
-fn three_players_three_engines_table() {
-    let dir = fresh_dir("three");
-    let engines: Vec<String> = (1..=3)
-        .map(|s| format!("{FAKE} --seed {s} --name e{s}"))
-        .collect();
-    let (out, stdout) = run(&[
-        "--engine",
-        &engines[0],
-        "--engine",
-        &engines[1],
-        "--engine",
-        &engines[2],
+/// A 3-player match on side 4 of `games` games between three fake engines named e1, e2 and
+/// e3 (in that order), its records in `dir`, with `extra` arguments.
+fn three_fake_engines(dir: &Path, games: usize, extra: &[&str]) -> (Output, String) {
+    let mut args: Vec<String> = Vec::new();
+    for s in 1..=3 {
+        args.push("--engine".to_string());
+        args.push(format!("{FAKE} --seed {s} --name e{s}"));
+    }
+    let games = games.to_string();
+    let dir = dir.to_str().unwrap();
+    let fixed = [
         "--players",
         "3",
         "--size",
         "4",
         "--games",
-        "3",
+        &games,
         "--records",
-        dir.to_str().unwrap(),
-    ]);
+        dir,
+    ];
+    args.extend(fixed.iter().chain(extra).map(|a| a.to_string()));
+    run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+#[test]
+fn three_players_three_engines_table() {
+    let dir = fresh_dir("three");
+    let (out, stdout) = three_fake_engines(&dir, 3, &[]);
     assert!(out.status.success(), "{stdout}");
     let files = records(&dir);
     assert_eq!(files.len(), 3);
@@ -342,6 +348,35 @@ fn three_players_three_engines_table() {
         assert!(stdout.lines().any(|l| l == line), "{line:?} in {stdout}");
     }
     assert!(stdout.contains("\nWins by seat:\n"), "{stdout}");
+}
+
+#[test]
+fn one_seat_plays_only_the_games_where_the_first_engine_holds_it() {
+    let dir = fresh_dir("one_seat");
+    let (out, stdout) = three_fake_engines(&dir, 6, &["--seat", "red"]);
+    assert!(out.status.success(), "{stdout}");
+    // Game r of a group of three seats e1 in seat (s + r) mod 3 = 0: red (seat 2) is e1's
+    // in the second game of each group.
+    let files = records(&dir);
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().to_string())
+        .collect();
+    assert_eq!(names, ["game-00002.gtp", "game-00005.gtp"], "{stdout}");
+    for f in &files {
+        let r = check_record(f);
+        assert!(r.headers["red"].starts_with("e1 "), "{:?}", r.headers);
+    }
+    assert!(
+        stdout.contains("Seat: only the 2 games of 6 in which e1 is red\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\n  e1  red "), "{stdout}");
+    assert!(!stdout.contains("e1  white"), "{stdout}");
+    // A seat the game does not have is refused before any game.
+    let (out, _) = three_fake_engines(&dir, 6, &["--seat", "blue"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(records(&dir).len(), 2);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use super::stats::Sprt;
 use super::tally::SprtModel;
 use super::words::split_words;
 use crate::board::{Board, Cell};
-use crate::game::{Game, MAX_PLAYERS, MIN_PLAYERS};
+use crate::game::{Colour, Game, MAX_PLAYERS, MIN_PLAYERS};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -51,6 +51,9 @@ games:
                         (the cells of its turns in order) or transcripts (docs/match.md)
   --openings-order ORDER  sequential (default) or random (shuffled with the seed)
   --openings-turns T    cut every opening of the book to its first T turns
+  --seat SEAT           play only the games of the schedule in which the first --engine
+                        holds SEAT (white, black, red, blue or 1..4); the others are
+                        skipped: one seat's share, to measure a setting by seat
 
 records:
   --records DIR         write one replayable transcript per game into DIR
@@ -135,6 +138,9 @@ pub struct Config {
     pub first_record: usize,
     pub sprt: Option<Sprt>,
     pub sprt_model: SprtModel,
+    /// `--seat`: only the games in which the first engine holds this seat (0 = the first
+    /// to move) are played; the schedule and the game numbers stay those of the whole match.
+    pub seat: Option<usize>,
     pub engine_stderr: bool,
     /// The arguments as given (after `--resume` has read the saved ones).
     pub args: Vec<String>,
@@ -337,6 +343,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
         first_record: 1,
         sprt: None,
         sprt_model: SprtModel::Pentanomial,
+        seat: None,
         engine_stderr: false,
         args: args.clone(),
     };
@@ -359,7 +366,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
             | "--game" | "--swap" | "--size" | "--players" | "--seed" | "--movetime" | "--time"
             | "--timeout" | "--concurrency" | "--openings" | "--openings-order"
             | "--openings-turns" | "--records" | "--records-file" | "--first-record"
-            | "--sprt-model" => 1,
+            | "--sprt-model" | "--seat" => 1,
             "--resume" => return Err(usage("--resume is given once, with a directory")),
             other => return Err(usage(format!("unknown option '{other}' (try --help)"))),
         };
@@ -464,6 +471,16 @@ pub fn parse_args(args: &[String]) -> Result<Config, CliError> {
                 }
             }
             "--openings-turns" => book_turns = Some(number(&flag, v)?),
+            "--seat" => {
+                let seat = Colour::parse(v)
+                    .map(Colour::index)
+                    .or_else(|| v.parse::<usize>().ok().filter(|&n| n >= 1).map(|n| n - 1));
+                config.seat = Some(seat.ok_or_else(|| {
+                    usage(format!(
+                        "--seat: expected white, black, red, blue or a seat number, got '{v}'"
+                    ))
+                })?);
+            }
             "--sprt-model" => {
                 config.sprt_model = match v {
                     "pentanomial" => SprtModel::Pentanomial,
@@ -570,6 +587,19 @@ fn validate(c: &Config) -> Result<(), CliError> {
             )));
         }
     }
+    if let Some(seat) = c.seat {
+        if seat >= c.players {
+            return Err(usage(format!(
+                "--seat: a game of {} players has no seat {}",
+                c.players,
+                seat + 1
+            )));
+        }
+        // The test's pairs (and its single games' balance) need every seat.
+        if c.sprt.is_some() {
+            return Err(usage("--seat and --sprt do not go together"));
+        }
+    }
     if let Some(s) = c.sprt {
         let ok = |p: f64| p > 0.0 && p < 1.0;
         if !(s.elo0 < s.elo1
@@ -645,9 +675,23 @@ mod tests {
             "--name x --engine a --engine b",
             "--engine a --engine b --games=0",
             "--engine-stderr=yes --engine a --engine b",
+            "--engine a --engine b --seat green",
+            "--engine a --engine b --seat 0",
+            "--engine a --engine b --seat red",
+            "--engine a --engine b --players 3 --seat 4",
+            "--engine a --engine b --seat black --sprt 0 10 0.05 0.05",
         ] {
             refused(bad);
         }
+        let seat = |s: &str| {
+            parse(&format!("--engine a --engine b --players 4 {s}"))
+                .unwrap()
+                .seat
+        };
+        assert_eq!(seat("--seat red"), Some(2));
+        assert_eq!(seat("--seat=Blue"), Some(3));
+        assert_eq!(seat("--seat 2"), Some(1));
+        assert_eq!(seat(""), None);
         let args = vec!["--engine".to_string(), "'unterminated".to_string()];
         assert!(matches!(parse_args(&args), Err(CliError::Usage(_))));
     }

@@ -193,6 +193,14 @@ fn opening(c: &Config, number: usize) -> (Vec<Vec<Cell>>, Option<String>) {
     }
 }
 
+/// Whether game `number` is to be played under `--seat`: the first engine holds that seat
+/// (every game without it).
+fn holds_seat(config: &Config, number: usize) -> bool {
+    config.seat.is_none_or(|seat| {
+        schedule::seats(number - 1, config.engines.len(), config.players)[seat] == 0
+    })
+}
+
 fn play_one(shared: &Shared, number: usize, events: &Sender<Event>) -> Option<()> {
     let c = &shared.config;
     let engines = c.engines.len();
@@ -474,8 +482,20 @@ pub fn run(mut config: Config, interrupt: Arc<AtomicBool>) -> i32 {
     let pending: Vec<usize> = if decided(&tally) {
         Vec::new()
     } else {
-        (1..=config.games).filter(|n| !done.contains(n)).collect()
+        (1..=config.games)
+            .filter(|n| !done.contains(n))
+            .filter(|&n| holds_seat(&config, n))
+            .collect()
     };
+    if let Some(seat) = config.seat {
+        let all = (1..=config.games)
+            .filter(|&n| holds_seat(&config, n))
+            .count();
+        out.line(&format!(
+            "Seat: only the {all} games of {} in which {} is {}",
+            config.games, names[0], colours[seat]
+        ));
+    }
     let workers = config.concurrency.min(pending.len());
     let times = (0..engines).map(|e| config.time_control(e)).collect();
     let shared = Arc::new(Shared {
