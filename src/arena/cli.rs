@@ -3,6 +3,7 @@
 use super::game_referee::{check_setup, default_size, GameSetup};
 use super::openings::parse_book;
 use super::referee::TimeControl;
+use super::schedule;
 use super::stats::Sprt;
 use super::tally::SprtModel;
 use super::words::split_words;
@@ -163,6 +164,14 @@ impl Config {
             random_start: self.random_start,
             seed: self.seed ^ (group as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
         }
+    }
+
+    /// Whether game `number` (counted from 1) is played under `--seat`: the first engine
+    /// holds that seat in it (every game without `--seat`).
+    pub fn holds_seat(&self, number: usize) -> bool {
+        self.seat.is_none_or(|seat| {
+            schedule::seats(number - 1, self.engines.len(), self.players)[seat] == 0
+        })
     }
 
     /// The time control of engine `e`.
@@ -599,6 +608,13 @@ fn validate(c: &Config) -> Result<(), CliError> {
         if c.sprt.is_some() {
             return Err(usage("--seat and --sprt do not go together"));
         }
+        if !(1..=c.games).any(|n| c.holds_seat(n)) {
+            return Err(usage(format!(
+                "--seat: none of the {} games seats the first engine there (a group is {} games)",
+                c.games,
+                schedule::group_size(c.engines.len(), c.players)
+            )));
+        }
     }
     if let Some(s) = c.sprt {
         let ok = |p: f64| p > 0.0 && p < 1.0;
@@ -680,6 +696,7 @@ mod tests {
             "--engine a --engine b --seat red",
             "--engine a --engine b --players 3 --seat 4",
             "--engine a --engine b --seat black --sprt 0 10 0.05 0.05",
+            "--engine a --engine b --games 1 --seat black",
         ] {
             refused(bad);
         }

@@ -193,14 +193,6 @@ fn opening(c: &Config, number: usize) -> (Vec<Vec<Cell>>, Option<String>) {
     }
 }
 
-/// Whether game `number` is to be played under `--seat`: the first engine holds that seat
-/// (every game without it).
-fn holds_seat(config: &Config, number: usize) -> bool {
-    config.seat.is_none_or(|seat| {
-        schedule::seats(number - 1, config.engines.len(), config.players)[seat] == 0
-    })
-}
-
 fn play_one(shared: &Shared, number: usize, events: &Sender<Event>) -> Option<()> {
     let c = &shared.config;
     let engines = c.engines.len();
@@ -484,13 +476,11 @@ pub fn run(mut config: Config, interrupt: Arc<AtomicBool>) -> i32 {
     } else {
         (1..=config.games)
             .filter(|n| !done.contains(n))
-            .filter(|&n| holds_seat(&config, n))
+            .filter(|&n| config.holds_seat(n))
             .collect()
     };
     if let Some(seat) = config.seat {
-        let all = (1..=config.games)
-            .filter(|&n| holds_seat(&config, n))
-            .count();
+        let all = (1..=config.games).filter(|&n| config.holds_seat(n)).count();
         out.line(&format!(
             "Seat: only the {all} games of {} in which {} is {}",
             config.games, names[0], colours[seat]
