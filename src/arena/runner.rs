@@ -471,21 +471,27 @@ pub fn run(mut config: Config, interrupt: Arc<AtomicBool>) -> i32 {
     let sprt = config.sprt.map(|s| (s, config.sprt_model));
     let decided =
         |t: &Tally| sprt.is_some_and(|(s, m)| t.sprt_decision(&s, m) != SprtDecision::Continue);
+    // The games of the schedule this run plays: all, or under `--seat` those of one seat.
+    let scheduled: Vec<usize> = (1..=config.games)
+        .filter(|&n| config.holds_seat(n))
+        .collect();
+    if let Some(seat) = config.seat {
+        out.line(&format!(
+            "Seat: only the {} games of {} in which {} is {}",
+            scheduled.len(),
+            config.games,
+            names[0],
+            colours[seat]
+        ));
+    }
     let pending: Vec<usize> = if decided(&tally) {
         Vec::new()
     } else {
-        (1..=config.games)
+        scheduled
+            .into_iter()
             .filter(|n| !done.contains(n))
-            .filter(|&n| config.holds_seat(n))
             .collect()
     };
-    if let Some(seat) = config.seat {
-        let all = (1..=config.games).filter(|&n| config.holds_seat(n)).count();
-        out.line(&format!(
-            "Seat: only the {all} games of {} in which {} is {}",
-            config.games, names[0], colours[seat]
-        ));
-    }
     let workers = config.concurrency.min(pending.len());
     let times = (0..engines).map(|e| config.time_control(e)).collect();
     let shared = Arc::new(Shared {
