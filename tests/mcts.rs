@@ -5,7 +5,7 @@ use omega::board::Cell;
 use omega::engine::{Engine, EngineConfig};
 use omega::game::{Colour, Game};
 use omega::mcts::{Mcts, MctsLimits, Settle, UNPROVEN};
-use omega::player::{random_turn, MctsOptions, PlayerKind};
+use omega::player::{random_turn, MctsOptions, PlainSeats, PlayerKind};
 use omega::playout::{OmegaTree, PlayoutConfig, Scratch};
 use std::time::{Duration, Instant};
 
@@ -1582,6 +1582,68 @@ fn the_last_turn_win_is_for_the_seat_before_the_last() {
         LastTurnWin::Every,
         "a bad value changes nothing"
     );
+}
+
+/// `plain_seats=4:red` (the default): the default's turns as red with 4 players are
+/// searched as `mcts-plain`'s (the same seed and playouts give the same turn), and its turns
+/// in the other seats and with 3 players stay those of `plain_seats=none`. Bad values are
+/// refused and change nothing.
+#[test]
+fn a_plain_seat_searches_as_mcts_plain() {
+    let turn = |kind: PlayerKind, plain_seats: Option<&str>, game: &Game| {
+        let mut config = engine_config(kind, 3_000, 5, 1, true);
+        if let Some(value) = plain_seats {
+            config.options.mcts.set("plain_seats", value).unwrap();
+        }
+        turn_at(&mut Engine::new(config), game)
+    };
+    for seed in [1, 2, 3] {
+        let red_to_move = position(5, 4, 2, seed);
+        let blue_to_move = position(5, 4, 3, seed);
+        let red_of_three = position(5, 3, 2, seed);
+        assert_eq!(red_to_move.to_move(), Colour::Red);
+        let plain = turn(PlayerKind::MctsPlain, None, &red_to_move);
+        // The kind of search matters there, so the comparisons below can fail.
+        assert_ne!(
+            plain,
+            turn(PlayerKind::Mcts, Some("none"), &red_to_move),
+            "seed {seed}"
+        );
+        assert_eq!(
+            turn(PlayerKind::Mcts, None, &red_to_move),
+            plain,
+            "seed {seed}"
+        );
+        for game in [&blue_to_move, &red_of_three] {
+            assert_eq!(
+                turn(PlayerKind::Mcts, Some("4:red+3:white"), game),
+                turn(PlayerKind::Mcts, Some("none"), game),
+                "seed {seed}"
+            );
+        }
+    }
+    // The default's red with 4 players; `mcts-plain` has no such seat.
+    assert!(MctsOptions::strong().plain_seats.holds(4, 2));
+    assert_eq!(MctsOptions::plain().plain_seats, PlainSeats::NONE);
+    let mut options = MctsOptions::strong();
+    options.set("plain_seats", "4:red+3:BLACK").unwrap();
+    let seats = options.plain_seats;
+    assert!(seats.holds(4, 2) && seats.holds(3, 1));
+    assert!(!seats.holds(4, 1) && !seats.holds(3, 2) && !seats.holds(2, 1));
+    for bad in [
+        "3:blue",
+        "5:red",
+        "red",
+        "4:",
+        "4:green",
+        "4:red,3:black",
+        "",
+    ] {
+        assert!(options.set("plain_seats", bad).is_err(), "{bad}");
+        assert_eq!(options.plain_seats, seats, "'{bad}' changes nothing");
+    }
+    options.set("plain_seats", "none").unwrap();
+    assert!(!options.plain_seats.holds(4, 2));
 }
 
 /// An engine of the default player, reproducible, with `setting` for every colour (`all`)

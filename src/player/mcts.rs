@@ -171,6 +171,68 @@ pub struct MctsOptions {
     /// ([`PlayoutConfig::last_turn_win`]), by the searching player's seat (the root's mover).
     /// `PlayoutConfig::last_turn_win` itself is set for each search from this.
     pub last_turn_win: LastTurnWin,
+    /// The seats whose turns are searched as `mcts-plain`'s ([`MctsOptions::plain`], keeping
+    /// what threads share, the trees' memory, the playout limit and this set), by number of
+    /// players. The default holds red with 4 players:
+    /// the default's red stopped blue and handed the games to white and black (at 100,000
+    /// playouts a turn on side 6 it lost 36 of 100 red games to black, 25 to white and 7 to
+    /// blue), where `mcts-plain` in its seat wins more and loses to blue. At 1 s a turn on
+    /// side 6 (one thread each, 100 red games a set against three `mcts-plain`) red won
+    /// 38 and 39 as `mcts-plain` where the default won 31 and 34, and on side 10 14 of 40
+    /// where it won 12 (docs/strength.md, "Red's searches as `mcts-plain`'s with four
+    /// players"). With 3 players the default's additions win in every seat.
+    pub plain_seats: PlainSeats,
+}
+
+/// A set of (number of players, seat) pairs: whose turns [`MctsOptions::plain_seats`]
+/// searches as `mcts-plain`'s. Written `4:red+3:black` (a `+` because a comma would end the
+/// `--set` item), or `none`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PlainSeats(u16);
+
+impl PlainSeats {
+    /// No seat.
+    pub const NONE: PlainSeats = PlainSeats(0);
+
+    /// The bit of seat `seat` (0 = white) in a game of `players` players, if both are in
+    /// range (2 to 4 players; the seat below the number of players).
+    fn bit(players: usize, seat: usize) -> Option<u16> {
+        ((2..=MAX_PLAYERS).contains(&players) && seat < players)
+            .then(|| 1 << ((players - 2) * MAX_PLAYERS + seat))
+    }
+
+    /// The set with seat `seat` of `players` players added. Contract: 2 <= `players` <= 4
+    /// and `seat` < `players`; anything else leaves the set as it is.
+    pub fn with(self, players: usize, seat: usize) -> PlainSeats {
+        PlainSeats(self.0 | PlainSeats::bit(players, seat).unwrap_or(0))
+    }
+
+    /// Whether the turns of seat `seat` (0 = white) in a game of `players` players are
+    /// searched as `mcts-plain`'s.
+    pub fn holds(self, players: usize, seat: usize) -> bool {
+        PlainSeats::bit(players, seat).is_some_and(|bit| self.0 & bit != 0)
+    }
+
+    /// Parses `none` or `PLAYERS:COLOUR` items joined by `+` (`4:red`).
+    fn parse(value: &str) -> Result<PlainSeats, String> {
+        if value == "none" {
+            return Ok(PlainSeats::NONE);
+        }
+        value.split('+').try_fold(PlainSeats::NONE, |seats, item| {
+            let (players, colour) = item.split_once(':').unwrap_or((item, ""));
+            let players = players.trim().parse::<usize>().ok();
+            let seat = Colour::parse(colour.trim()).map(Colour::index);
+            match (players, seat) {
+                (Some(players), Some(seat)) if PlainSeats::bit(players, seat).is_some() => {
+                    Ok(seats.with(players, seat))
+                }
+                _ => Err(format!(
+                    "plain_seats: '{item}' is not PLAYERS:COLOUR with 2 to {MAX_PLAYERS} players \
+                     and a colour in play"
+                )),
+            }
+        })
+    }
 }
 
 /// Whose searches play the last player's winning turn in their playouts
@@ -320,6 +382,30 @@ impl MctsOptions {
             prior_players: ALL_PLAYERS,
             prior_min_cells: usize::MAX,
             last_turn_win: LastTurnWin::Off,
+            plain_seats: PlainSeats::NONE,
+        }
+    }
+
+    /// These options as `mcts-plain`'s for one search ([`MctsOptions::plain_seats`]): what
+    /// the threads share, the trees' memory, the playout limit and the seat set stay. The
+    /// exact checks of the last turns go too (`last_round`, `last_round_safe`): with the
+    /// check of red's turn before blue's last, a plain red won 61 of 200 games at 1 s a
+    /// turn where it won 77 without (docs/strength.md, "Red's searches as `mcts-plain`'s
+    /// with four players").
+    fn as_plain(&self) -> MctsOptions {
+        let plain = MctsOptions::plain();
+        MctsOptions {
+            playouts: self.playouts,
+            tree_mb: self.tree_mb,
+            tree_mb_multi: self.tree_mb_multi,
+            threads: self.threads,
+            tree_parallel: self.tree_parallel,
+            plain_seats: self.plain_seats,
+            search: MctsConfig {
+                max_nodes: self.search.max_nodes,
+                ..plain.search
+            },
+            ..plain
         }
     }
 
@@ -379,7 +465,8 @@ impl MctsOptions {
     /// with three players"). With 3 players black's playouts end with red's winning last
     /// turn where red has one ([`MctsOptions::last_turn_win`]): 20 and 11 more of 70 games
     /// as black at 100,000 playouts on two sets of side-5 openings ("The last player's win
-    /// in the playouts").
+    /// in the playouts"). With 4 players red's turns are searched as `mcts-plain`'s, without
+    /// the check of red's turn before blue's last ([`MctsOptions::plain_seats`]).
     pub fn strong() -> MctsOptions {
         MctsOptions {
             play_on: true,
@@ -391,6 +478,7 @@ impl MctsOptions {
             last_round: LastRound::Win,
             last_round_safe: true,
             last_turn_win: LastTurnWin::BeforeLast,
+            plain_seats: PlainSeats::NONE.with(4, 2),
             search: MctsConfig {
                 lost_proofs: true,
                 ancestor_amaf: 100.0,
@@ -528,6 +616,7 @@ impl MctsOptions {
                     }
                 }
             }
+            "plain_seats" => self.plain_seats = PlainSeats::parse(value)?,
             "greedy_end" => p.greedy_end = number()?.clamp(0.0, 1000.0) as usize,
             "antithetic" => p.antithetic = flag()?,
             "greedy_candidates" => p.greedy_candidates = number()?.clamp(0.0, 64.0) as usize,
@@ -766,7 +855,11 @@ impl MctsPlayer {
     /// the game's position (copying at most about `copy_cap` nodes,
     /// [`MctsPlayer::move_root`]).
     fn prepare(&mut self, game: &Game, copy_cap: usize) {
-        let seat = self.seat_options[game.to_move().index()];
+        let mover = game.to_move().index();
+        let mut seat = self.seat_options[mover];
+        if seat.plain_seats.holds(game.players(), mover) {
+            seat = seat.as_plain();
+        }
         let fits = self.scratch.fits(game);
         if !fits {
             self.scratch = Scratch::new(game);
@@ -1491,8 +1584,11 @@ mod tests {
         turn_with_64_playouts(game, seed, limits, false)
     }
 
+    /// Red's turns with 4 players are searched as the other seats' (`plain_seats` none): the
+    /// default searches them as `mcts-plain`'s, without the check these tests read.
     fn turn_with_64_playouts(game: &mut Game, seed: u64, limits: Limits, safe: bool) -> Vec<Cell> {
         let mut options = MctsOptions::strong();
+        options.plain_seats = PlainSeats::NONE;
         options.playouts = Some(64);
         options.tree_mb_multi = 16;
         options.last_round_safe = safe;
