@@ -393,19 +393,28 @@ impl MctsOptions {
     /// turn where it won 77 without (docs/strength.md, "Red's searches as `mcts-plain`'s
     /// with four players").
     fn as_plain(&self) -> MctsOptions {
-        let plain = MctsOptions::plain();
         MctsOptions {
             playouts: self.playouts,
-            tree_mb: self.tree_mb,
-            tree_mb_multi: self.tree_mb_multi,
-            threads: self.threads,
-            tree_parallel: self.tree_parallel,
             plain_seats: self.plain_seats,
+            ..MctsOptions::plain()
+        }
+        .sharing_with(self)
+    }
+
+    /// These options with what the threads and the trees' memory depend on taken from
+    /// `base`: `threads`, `tree_parallel`, `tree_mb`, `tree_mb_multi` and the nodes of the
+    /// first tree.
+    fn sharing_with(self, base: &MctsOptions) -> MctsOptions {
+        MctsOptions {
+            threads: base.threads,
+            tree_parallel: base.tree_parallel,
+            tree_mb: base.tree_mb,
+            tree_mb_multi: base.tree_mb_multi,
             search: MctsConfig {
-                max_nodes: self.search.max_nodes,
-                ..plain.search
+                max_nodes: base.search.max_nodes,
+                ..self.search
             },
-            ..plain
+            ..self
         }
     }
 
@@ -701,17 +710,7 @@ impl MctsPlayer {
     /// `tree_parallel`, the trees' memory; [`crate::player::PlayerOptions::set_seat`]
     /// refuses to change them).
     pub fn set_seat_options(&mut self, colour: Colour, options: MctsOptions) {
-        self.seat_options[colour.index()] = MctsOptions {
-            threads: self.options.threads,
-            tree_parallel: self.options.tree_parallel,
-            tree_mb: self.options.tree_mb,
-            tree_mb_multi: self.options.tree_mb_multi,
-            search: MctsConfig {
-                max_nodes: self.options.search.max_nodes,
-                ..options.search
-            },
-            ..options
-        };
+        self.seat_options[colour.index()] = options.sharing_with(&self.options);
     }
 
     pub fn new_game(&mut self) {
