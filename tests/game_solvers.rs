@@ -7,7 +7,7 @@
 use omega::games::hexed::Hexed;
 use omega::games::yavalath::Yavalath;
 use omega::games::{GameResult, Rules};
-use omega::search::exact::{longest_resistance, ExactLimit, Solution};
+use omega::search::exact::{longest_resistance, solve, ExactLimit, Solution};
 use omega::stop::Stop;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -136,6 +136,13 @@ fn hexed_solutions_agree_with_brute_force() {
     assert!(kinds[0] > 0 && kinds[2] > 0, "{kinds:?}");
 }
 
+/// The node budgets of the tests of the lost position below, about ten times what they take,
+/// so that their answers do not depend on the machine's load: the proof that black has lost
+/// took 0.7 million nodes, the deepest of the losses solved (white's win after `Place(27)`,
+/// at depth 11) 3.2 million.
+const RESISTANCE_NODES: u64 = 30_000_000;
+const SOLVE_NODES: u64 = 30_000_000;
+
 /// A side-5 Yavalath position from a game lost to `negamax4` (docs/yavalath.md): white c4,
 /// black swaps, black f4, white c5, black f6, white d5; black to move has lost.
 fn lost_to_negamax4() -> Yavalath {
@@ -152,10 +159,17 @@ fn a_yavalath_loss_by_threats_is_proven() {
     // From a game lost to `negamax4` (docs/yavalath.md): black to move has lost; after a1,
     // white wins with a2 (three threats in a row).
     let mut game = lost_to_negamax4();
-    let solve = |g: &Yavalath| g.solve(Duration::from_secs(60), &Stop::new()).unwrap().0;
-    assert_eq!(solve(&game), Solution::Loss);
+    let solved = |g: &Yavalath| {
+        solve(
+            g.exact_children(),
+            ExactLimit::Nodes(SOLVE_NODES),
+            &Stop::new(),
+        )
+        .0
+    };
+    assert_eq!(solved(&game), Solution::Loss);
     game.play(game.parse_move("a1").unwrap());
-    let Solution::Win(m) = solve(&game) else {
+    let Solution::Win(m) = solved(&game) else {
         panic!("white wins");
     };
     assert_eq!(game.move_name(m), "a2");
@@ -178,11 +192,13 @@ fn a_stopped_solve_answers_unknown() {
 #[test]
 fn a_lost_yavalath_position_resists_longest() {
     // Black is lost (above); a1 loses to 3 threats in a row. The longest resistance keeps
-    // the moves whose loss is deepest: not a1, and each of them holds out longer.
+    // the moves whose loss is deepest: not a1, and each of them holds out longer. Node
+    // budgets, not time (with 60 s a solve, a busy 2-core machine ran out before the
+    // deepest loss was proven).
     let game = lost_to_negamax4();
     let survivors = longest_resistance(
         game.exact_children(),
-        ExactLimit::Time(Duration::from_secs(60)),
+        ExactLimit::Nodes(RESISTANCE_NODES),
         &Stop::new(),
     );
     let a1 = game.parse_move("a1").unwrap();
@@ -194,7 +210,11 @@ fn a_lost_yavalath_position_resists_longest() {
     let loss_depth = |m| {
         let mut g = game.clone();
         g.play(m);
-        let (solution, stats) = g.solve(Duration::from_secs(60), &Stop::new()).unwrap();
+        let (solution, stats) = solve(
+            g.exact_children(),
+            ExactLimit::Nodes(SOLVE_NODES),
+            &Stop::new(),
+        );
         assert!(matches!(solution, Solution::Win(_)), "{m:?}: {solution:?}");
         stats.depth
     };

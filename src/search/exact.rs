@@ -106,15 +106,15 @@ impl Question {
     }
 }
 
-/// Solves the root whose moves are `children` within `limit` (or until `stop` is raised).
-/// Contract: two players, and `children` are every legal move of the root.
+/// Solves the root whose moves are `children` within `limit` (time or nodes; or until `stop`
+/// is raised). Contract: two players, and `children` are every legal move of the root.
 pub fn solve<A: Clone, P: Position>(
     mut children: Vec<RootChild<A, P>>,
-    limit: Duration,
+    limit: ExactLimit,
     stop: &Stop,
 ) -> (Solution<A>, ExactStats) {
     let start = Instant::now();
-    let mut solver = Solver::new(ExactLimit::Time(limit), stop, SOLVE_TABLE_BITS);
+    let mut solver = Solver::new(limit, stop, SOLVE_TABLE_BITS);
     // Every child at this depth is searched to its end.
     let complete = complete_depth(&children);
     let mut stats = ExactStats::default();

@@ -442,7 +442,11 @@ impl Rules for Hexed {
         limit: std::time::Duration,
         stop: &Stop,
     ) -> Option<(Solution<GameMove>, ExactStats)> {
-        Some(exact::solve(self.exact_children(), limit, stop))
+        Some(exact::solve(
+            self.exact_children(),
+            exact::ExactLimit::Time(limit),
+            stop,
+        ))
     }
 
     fn bench(options: &PlayerOptions) -> String {
