@@ -136,7 +136,7 @@ fn hexed_solutions_agree_with_brute_force() {
     assert!(kinds[0] > 0 && kinds[2] > 0, "{kinds:?}");
 }
 
-/// The node budgets of the tests of the lost position below, about ten times what they take,
+/// The node budgets of the tests of the lost position below, at least ten times what they take,
 /// so that their answers do not depend on the machine's load: the proof that black has lost
 /// took 0.7 million nodes, the deepest of the losses solved (white's win after `Place(27)`,
 /// at depth 11) 3.2 million.
