@@ -7,7 +7,7 @@
 use omega::games::hexed::Hexed;
 use omega::games::yavalath::Yavalath;
 use omega::games::{GameResult, Rules};
-use omega::search::exact::{longest_resistance, solve, ExactLimit, Solution};
+use omega::search::exact::{longest_resistance, solve, ExactLimit, ExactStats, Solution};
 use omega::stop::Stop;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -136,12 +136,20 @@ fn hexed_solutions_agree_with_brute_force() {
     assert!(kinds[0] > 0 && kinds[2] > 0, "{kinds:?}");
 }
 
-/// The node budgets of the tests of the lost position below, at least ten times what they take,
-/// so that their answers do not depend on the machine's load: the proof that black has lost
-/// took 0.7 million nodes, the deepest of the losses solved (white's win after `Place(27)`,
-/// at depth 11) 3.2 million.
-const RESISTANCE_NODES: u64 = 30_000_000;
-const SOLVE_NODES: u64 = 30_000_000;
+/// The node budget of each search of the tests of the lost position below, at least ten times
+/// what one takes, so that their answers do not depend on the machine's load: the proof that
+/// black has lost took 0.7 million nodes, the deepest of the losses solved (white's win after
+/// `Place(27)`, at depth 11) 3.2 million.
+const LOST_POSITION_NODES: u64 = 30_000_000;
+
+/// `game` solved within [`LOST_POSITION_NODES`].
+fn solve_by_nodes(game: &Yavalath) -> (Solution<omega::games::GameMove>, ExactStats) {
+    solve(
+        game.exact_children(),
+        ExactLimit::Nodes(LOST_POSITION_NODES),
+        &Stop::new(),
+    )
+}
 
 /// A side-5 Yavalath position from a game lost to `negamax4` (docs/yavalath.md): white c4,
 /// black swaps, black f4, white c5, black f6, white d5; black to move has lost.
@@ -159,17 +167,9 @@ fn a_yavalath_loss_by_threats_is_proven() {
     // From a game lost to `negamax4` (docs/yavalath.md): black to move has lost; after a1,
     // white wins with a2 (three threats in a row).
     let mut game = lost_to_negamax4();
-    let solved = |g: &Yavalath| {
-        solve(
-            g.exact_children(),
-            ExactLimit::Nodes(SOLVE_NODES),
-            &Stop::new(),
-        )
-        .0
-    };
-    assert_eq!(solved(&game), Solution::Loss);
+    assert_eq!(solve_by_nodes(&game).0, Solution::Loss);
     game.play(game.parse_move("a1").unwrap());
-    let Solution::Win(m) = solved(&game) else {
+    let Solution::Win(m) = solve_by_nodes(&game).0 else {
         panic!("white wins");
     };
     assert_eq!(game.move_name(m), "a2");
@@ -198,7 +198,7 @@ fn a_lost_yavalath_position_resists_longest() {
     let game = lost_to_negamax4();
     let survivors = longest_resistance(
         game.exact_children(),
-        ExactLimit::Nodes(RESISTANCE_NODES),
+        ExactLimit::Nodes(LOST_POSITION_NODES),
         &Stop::new(),
     );
     let a1 = game.parse_move("a1").unwrap();
@@ -210,11 +210,7 @@ fn a_lost_yavalath_position_resists_longest() {
     let loss_depth = |m| {
         let mut g = game.clone();
         g.play(m);
-        let (solution, stats) = solve(
-            g.exact_children(),
-            ExactLimit::Nodes(SOLVE_NODES),
-            &Stop::new(),
-        );
+        let (solution, stats) = solve_by_nodes(&g);
         assert!(matches!(solution, Solution::Win(_)), "{m:?}: {solution:?}");
         stats.depth
     };
