@@ -5,10 +5,12 @@
 use crate::game::Game;
 use crate::games::Rules;
 use crate::mcts::{Mcts, MctsLimits};
-use crate::player::{random_turn, MctsOptions, PlayerOptions};
+use crate::player::{random_turn, MctsOptions, MctsPlayer, PlayerOptions};
 use crate::playout::{OmegaTree, Scratch};
 use crate::position::OmegaPosition;
 use crate::search::{SearchLimits, Searcher};
+use crate::stop::Stop;
+use crate::timeman::Limits;
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 
@@ -49,6 +51,13 @@ pub fn run(options: &PlayerOptions) -> String {
     // Not in the totals, which stay those of the fresh searches.
     for (name, mcts) in searches {
         warm_line(name, &mcts, count, &mut out);
+    }
+    // The first turn with 3 and 4 players, where the seats' options, the priors and the
+    // expansion rule differ from the 2-player search above. Not in the totals either.
+    for &(shape, side, players) in MULTI_PLAYER {
+        for (name, mcts) in searches {
+            player_line(name, &mcts, shape, side, players, count, &mut out);
+        }
     }
     let threads = options.mcts.threads;
     if threads > 1 {
@@ -156,6 +165,49 @@ fn warm_line(name: &str, options: &MctsOptions, count: u64, out: &mut String) {
     search_line(&format!("{name} warm"), &mut mcts, options, count, 1, out);
 }
 
+/// The boards of the multi-player lines: (name, side, players).
+const MULTI_PLAYER: &[(&str, usize, usize)] = &[("5x3", 5, 3), ("6x4", 6, 4)];
+
+/// White's first turn from the empty board of `side` with `players` players, chosen by a
+/// fresh [`MctsPlayer`] on one thread with `count` playouts: the configuration a game's
+/// search has (the seat's options, the priors and expansion rule for the board and the
+/// number of players, the trees' memory), where [`mcts_line`] has the search's own. The
+/// line's playouts are the budget; a turn whose most visited line stops inside the turn
+/// (a budget far too small for the board) searches a few hundred more.
+fn player_line(
+    name: &str,
+    options: &MctsOptions,
+    shape: &str,
+    side: usize,
+    players: usize,
+    count: u64,
+    out: &mut String,
+) {
+    let options = MctsOptions {
+        playouts: Some(count),
+        threads: 1,
+        ..*options
+    };
+    let mut player = MctsPlayer::new(options, BENCH_SEED, Stop::new());
+    let mut game = Game::new(side, players).expect("valid bench board");
+    // With a playout limit the clock is not read; these limits only have to be valid.
+    let limits = Limits {
+        optimum: Duration::from_secs(3600),
+        maximum: Duration::from_secs(3600),
+        keeps_savings: false,
+    };
+    let start = Instant::now();
+    player.choose(&mut game, start, limits, None);
+    let elapsed = start.elapsed();
+    let _ = writeln!(
+        out,
+        "{name:<12} empty {shape} playouts {count} nodes {} time {:.3} pps {:.0}",
+        player.tree_nodes(),
+        elapsed.as_secs_f64(),
+        per_second(count, elapsed)
+    );
+}
+
 /// `n` a second over `t` (a zero time counts as a nanosecond, not a division by zero).
 fn per_second(n: u64, t: Duration) -> f64 {
     n as f64 / t.as_secs_f64().max(1e-9)
@@ -243,6 +295,28 @@ mod tests {
         }
         assert!(report.contains(" playouts 6000 pps "), "{report}");
         assert!(!report.contains("2t empty"), "{report}");
+    }
+
+    /// Each tree search gets a line of white's first turn with 3 players on side 5 and 4 on
+    /// side 6, searched by the player to its budget, growing the same tree every run; the
+    /// totals stay the 2-player lines'.
+    #[test]
+    fn the_multi_player_lines_are_the_same_searches_every_run() {
+        let (a, b) = (short_report(1, 3000), short_report(1, 3000));
+        for name in ["mcts-plain", "mcts"] {
+            for shape in ["5x3", "6x4"] {
+                let line = |report: &str| {
+                    report
+                        .lines()
+                        .find(|l| l.starts_with(&format!("{name} ")) && l.contains(shape))
+                        .map(|l| l.split(" time ").next().unwrap_or("").to_string())
+                        .unwrap_or_else(|| panic!("no line {name} {shape} in {report}"))
+                };
+                assert!(line(&a).contains(" playouts 3000 nodes "), "{a}");
+                assert_eq!(line(&a), line(&b), "{a}\n{b}");
+            }
+        }
+        assert!(a.contains(" playouts 6000 pps "), "{a}");
     }
 
     /// With two threads, both tree searches get a line of one shared tree, with twice the

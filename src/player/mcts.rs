@@ -839,6 +839,11 @@ impl MctsPlayer {
         }
     }
 
+    /// The nodes of the first thread's tree (the one tree of a shared search).
+    pub fn tree_nodes(&self) -> usize {
+        self.mcts.tree().len()
+    }
+
     /// The playouts the tree holds for `game`'s position: 0 when its root is another
     /// position (the tree is moved there by the next search or [`MctsPlayer::follow`]).
     pub fn kept_playouts(&self, game: &Game) -> u64 {
