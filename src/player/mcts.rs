@@ -672,6 +672,8 @@ pub struct MctsPlayer {
     /// Ends the helpers' searches (root parallelism): raised when this thread's search ends
     /// (by its limits, a proof or the stop signal), so that all end together.
     helpers_stop: Stop,
+    /// The playouts of every search since the player was made, all threads'.
+    playouts_made: u64,
 }
 
 impl MctsPlayer {
@@ -702,6 +704,7 @@ impl MctsPlayer {
             stop,
             helpers,
             helpers_stop,
+            playouts_made: 0,
         }
     }
 
@@ -842,6 +845,13 @@ impl MctsPlayer {
     /// The nodes of the first thread's tree (the one tree of a shared search).
     pub fn tree_nodes(&self) -> usize {
         self.mcts.tree().len()
+    }
+
+    /// The playouts of every search since the player was made (all threads', kept ones
+    /// not counted again): a turn's search, its continuations inside the turn, pondering
+    /// and analysis alike.
+    pub fn playouts_made(&self) -> u64 {
+        self.playouts_made
     }
 
     /// The playouts the tree holds for `game`'s position: 0 when its root is another
@@ -1192,6 +1202,9 @@ impl MctsPlayer {
                 (every, report),
             )
         };
+        if let Some(p) = &last {
+            self.playouts_made += p.playouts + others;
+        }
         if let (Some(board), Some(p)) = (&board, &last) {
             log_progress(board, p);
             if !self.helpers.is_empty() {
