@@ -260,15 +260,21 @@ mod tests {
     use super::*;
     use crate::player::PlayerKind;
 
-    /// The nodes a line of the report names, by the line's first words.
-    fn nodes_of(report: &str, name: &str) -> String {
+    /// The word after `key` on the line of the report that `name` begins and that searches
+    /// the empty `board` (`5x2`, `5x3`, `6x4`).
+    fn field_of(report: &str, name: &str, board: &str, key: &str) -> String {
         let line = report
             .lines()
-            .find(|l| l.starts_with(&format!("{name} ")) && l.contains("empty 5x2"))
-            .unwrap_or_else(|| panic!("no line {name} in {report}"));
+            .find(|l| l.starts_with(&format!("{name} ")) && l.contains(&format!("empty {board}")))
+            .unwrap_or_else(|| panic!("no line {name} {board} in {report}"));
         let words: Vec<&str> = line.split_whitespace().collect();
-        let at = words.iter().position(|&w| w == "nodes").expect("nodes");
+        let at = words.iter().position(|&w| w == key).expect(key);
         words[at + 1].to_string()
+    }
+
+    /// The nodes of a 2-player line of the report, by the line's first words.
+    fn nodes_of(report: &str, name: &str) -> String {
+        field_of(report, name, "5x2", "nodes")
     }
 
     /// A short bench's report: `threads` for the tree searches, `playouts` a line, the
@@ -305,23 +311,19 @@ mod tests {
     fn the_multi_player_lines_are_the_same_searches_every_run() {
         let (a, b) = (short_report(1, 3000), short_report(1, 3000));
         for name in ["mcts-plain", "mcts"] {
-            for shape in ["5x3", "6x4"] {
-                let line = |report: &str| {
-                    report
-                        .lines()
-                        .find(|l| l.starts_with(&format!("{name} ")) && l.contains(shape))
-                        .map(|l| l.split(" time ").next().unwrap_or("").to_string())
-                        .unwrap_or_else(|| panic!("no line {name} {shape} in {report}"))
-                };
-                let words: Vec<String> = line(&a).split_whitespace().map(String::from).collect();
-                let at = words
-                    .iter()
-                    .position(|w| w == "playouts")
-                    .expect("playouts");
-                let playouts: u64 = words[at + 1].parse().expect("a count");
+            for board in ["5x3", "6x4"] {
+                let playouts: u64 = field_of(&a, name, board, "playouts")
+                    .parse()
+                    .expect("a count");
                 // The budget, and a continuation's if the line stopped inside the turn.
                 assert!((3000..=3000 + 4 * 256).contains(&playouts), "{a}");
-                assert_eq!(line(&a), line(&b), "{a}\n{b}");
+                for key in ["playouts", "nodes"] {
+                    assert_eq!(
+                        field_of(&a, name, board, key),
+                        field_of(&b, name, board, key),
+                        "{a}\n{b}"
+                    );
+                }
             }
         }
         assert!(a.contains(" playouts 6000 pps "), "{a}");

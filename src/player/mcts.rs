@@ -1202,13 +1202,14 @@ impl MctsPlayer {
                 (every, report),
             )
         };
-        if let Some(p) = &last {
-            self.playouts_made += p.playouts + others;
-        }
-        if let (Some(board), Some(p)) = (&board, &last) {
+        let Some(p) = &last else {
+            return;
+        };
+        let all = p.playouts + others;
+        self.playouts_made += all;
+        if let Some(board) = &board {
             log_progress(board, p);
             if !self.helpers.is_empty() {
-                let all = p.playouts + others;
                 let secs = p.elapsed.as_secs_f64().max(1e-9);
                 log::info!(
                     "info threads {} playouts {all} pps {:.0}",
