@@ -5,7 +5,7 @@ use omega::board::Cell;
 use omega::engine::{Engine, EngineConfig};
 use omega::game::{Colour, Game};
 use omega::mcts::{Mcts, MctsLimits, Settle, UNPROVEN};
-use omega::player::{random_turn, MctsOptions, PlainSeats, PlayerKind};
+use omega::player::{random_turn, MctsOptions, PlayerKind, SeatSet};
 use omega::playout::{OmegaTree, PlayoutConfig, Scratch};
 use std::time::{Duration, Instant};
 
@@ -1624,7 +1624,7 @@ fn a_plain_seat_searches_as_mcts_plain() {
     }
     // The default's red with 4 players; `mcts-plain` has no such seat.
     assert!(MctsOptions::strong().plain_seats.holds(4, 2));
-    assert_eq!(MctsOptions::plain().plain_seats, PlainSeats::NONE);
+    assert_eq!(MctsOptions::plain().plain_seats, SeatSet::NONE);
     let mut options = MctsOptions::strong();
     options.set("plain_seats", "4:red+3:BLACK").unwrap();
     let seats = options.plain_seats;

@@ -158,7 +158,8 @@ pub struct MctsOptions {
     /// of 0.5, still counted: those did the same harm.
     pub prior_players: u8,
     /// The fewest cells of a board on which every number of players counts the priors,
-    /// whatever [`MctsOptions::prior_players`] says (`--set prior_players` turns this off,
+    /// whatever [`MctsOptions::prior_players`] says, in the searches of the seats that
+    /// [`MctsOptions::priorless_seats`] leaves (`--set prior_players` turns this off,
     /// so that the counts it gives hold on every board). On a big board a search of 1 s a turn is
     /// a small one for its branching (about 170,000 playouts over 169 cells a ply on side 8
     /// with 3 players), where the priors help with 3 players too: on side 8 at 50,000
@@ -167,6 +168,17 @@ pub struct MctsOptions {
     /// on the same openings (docs/strength.md, "The priors with three players on the big
     /// boards"). Sides 6 and 7 were not measured.
     pub prior_min_cells: usize,
+    /// The seats whose searches count no priors, whatever [`MctsOptions::prior_players`]
+    /// and [`MctsOptions::prior_min_cells`] say. The default holds black with 3 players, so
+    /// that with 3 players only white and red count them, on the big boards. The priors'
+    /// harm on side 5 had been black's ("The priors with three players" in
+    /// docs/strength.md), and on side 8 at 1 s a turn, one thread each, black's games alone
+    /// against two `mcts-plain`, black without them won 74 of 160 (46.3 %) where the default
+    /// won 38 of 114 (33.3 %); on the 106 openings both played, 31 won without the priors
+    /// alone and 18 with them alone; at the targets' two threads this black won 37 of 60
+    /// (61.7 %) where the default's had won 20 of 67 ("Black's turns without the priors
+    /// with 3 players on side 8" and "Black without the priors, again").
+    pub priorless_seats: SeatSet,
     /// Whose searches play the last player's winning turn at the end of their playouts
     /// ([`PlayoutConfig::last_turn_win`]), by the searching player's seat (the root's mover).
     /// `PlayoutConfig::last_turn_win` itself is set for each search from this.
@@ -181,18 +193,19 @@ pub struct MctsOptions {
     /// 38 and 39 as `mcts-plain` where the default won 31 and 34, and on side 10 14 of 40
     /// where it won 12 (docs/strength.md, "Red's searches as `mcts-plain`'s with four
     /// players"). With 3 players the default's additions win in every seat.
-    pub plain_seats: PlainSeats,
+    pub plain_seats: SeatSet,
 }
 
-/// A set of (number of players, seat) pairs: whose turns [`MctsOptions::plain_seats`]
-/// searches as `mcts-plain`'s. Written `4:red+3:black` (a `+` because a comma would end the
-/// `--set` item), or `none`.
+/// A set of (number of players, seat) pairs: the seats whose turns
+/// [`MctsOptions::plain_seats`] searches as `mcts-plain`'s, or whose searches
+/// [`MctsOptions::priorless_seats`] start without priors. Written `4:red+3:black` (a `+`
+/// because a comma would end the `--set` item), or `none`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct PlainSeats(u16);
+pub struct SeatSet(u16);
 
-impl PlainSeats {
+impl SeatSet {
     /// No seat.
-    pub const NONE: PlainSeats = PlainSeats(0);
+    pub const NONE: SeatSet = SeatSet(0);
 
     /// The bit of seat `seat` (0 = white) in a game of `players` players, if both are in
     /// range (2 to 4 players; the seat below the number of players).
@@ -203,31 +216,31 @@ impl PlainSeats {
 
     /// The set with seat `seat` of `players` players added. Contract: 2 <= `players` <= 4
     /// and `seat` < `players`; anything else leaves the set as it is.
-    pub fn with(self, players: usize, seat: usize) -> PlainSeats {
-        PlainSeats(self.0 | PlainSeats::bit(players, seat).unwrap_or(0))
+    pub fn with(self, players: usize, seat: usize) -> SeatSet {
+        SeatSet(self.0 | SeatSet::bit(players, seat).unwrap_or(0))
     }
 
-    /// Whether the turns of seat `seat` (0 = white) in a game of `players` players are
-    /// searched as `mcts-plain`'s.
+    /// Whether the set holds seat `seat` (0 = white) in a game of `players` players.
     pub fn holds(self, players: usize, seat: usize) -> bool {
-        PlainSeats::bit(players, seat).is_some_and(|bit| self.0 & bit != 0)
+        SeatSet::bit(players, seat).is_some_and(|bit| self.0 & bit != 0)
     }
 
-    /// Parses `none` or `PLAYERS:COLOUR` items joined by `+` (`4:red`).
-    fn parse(value: &str) -> Result<PlainSeats, String> {
+    /// Parses `none` or `PLAYERS:COLOUR` items joined by `+` (`4:red`), the value of the
+    /// option `name` (named in the error).
+    fn parse(name: &str, value: &str) -> Result<SeatSet, String> {
         if value == "none" {
-            return Ok(PlainSeats::NONE);
+            return Ok(SeatSet::NONE);
         }
-        value.split('+').try_fold(PlainSeats::NONE, |seats, item| {
+        value.split('+').try_fold(SeatSet::NONE, |seats, item| {
             let (players, colour) = item.split_once(':').unwrap_or((item, ""));
             let players = players.trim().parse::<usize>().ok();
             let seat = Colour::parse(colour.trim()).map(Colour::index);
             match (players, seat) {
-                (Some(players), Some(seat)) if PlainSeats::bit(players, seat).is_some() => {
+                (Some(players), Some(seat)) if SeatSet::bit(players, seat).is_some() => {
                     Ok(seats.with(players, seat))
                 }
                 _ => Err(format!(
-                    "plain_seats: '{item}' is not PLAYERS:COLOUR with 2 to {MAX_PLAYERS} players \
+                    "{name}: '{item}' is not PLAYERS:COLOUR with 2 to {MAX_PLAYERS} players \
                      and a colour in play"
                 )),
             }
@@ -381,8 +394,9 @@ impl MctsOptions {
             expand_min_cells: 0,
             prior_players: ALL_PLAYERS,
             prior_min_cells: usize::MAX,
+            priorless_seats: SeatSet::NONE,
             last_turn_win: LastTurnWin::Off,
-            plain_seats: PlainSeats::NONE,
+            plain_seats: SeatSet::NONE,
         }
     }
 
@@ -434,8 +448,9 @@ impl MctsOptions {
     /// side 10 at equal time and lost on side 7. The priors come from the pattern
     /// table of the game's number of players (the 2-player table cost the default its fair
     /// share with 4 players; the 4-player table won it back and more at equal playouts),
-    /// and count with 2 and 4 players, and with 3 on boards of side 8 and up
-    /// ([`MctsOptions::prior_players`], [`MctsOptions::prior_min_cells`]). With 3 and 4
+    /// and count with 2 and 4 players, and with 3 on boards of side 8 and up in white's
+    /// and red's searches ([`MctsOptions::prior_players`], [`MctsOptions::prior_min_cells`],
+    /// [`MctsOptions::priorless_seats`]). With 3 and 4
     /// players the trees get 2048 MiB instead of 512 ([`MctsOptions::tree_mb_multi`]).
     /// Several threads search one tree (tree parallelism, with the busiest nodes' RAVE
     /// backups deferred): at 1 s a turn on side 5 it scored better against `mcts-plain`
@@ -483,11 +498,12 @@ impl MctsOptions {
             expand_min_cells: EXPAND_MIN_CELLS,
             prior_players: ALL_PLAYERS & !(1 << 3),
             prior_min_cells: EXPAND_MIN_CELLS,
+            priorless_seats: SeatSet::NONE.with(3, 1),
             tree_mb_multi: 2048,
             last_round: LastRound::Win,
             last_round_safe: true,
             last_turn_win: LastTurnWin::BeforeLast,
-            plain_seats: PlainSeats::NONE.with(4, 2),
+            plain_seats: SeatSet::NONE.with(4, 2),
             search: MctsConfig {
                 lost_proofs: true,
                 ancestor_amaf: 100.0,
@@ -625,7 +641,8 @@ impl MctsOptions {
                     }
                 }
             }
-            "plain_seats" => self.plain_seats = PlainSeats::parse(value)?,
+            "plain_seats" => self.plain_seats = SeatSet::parse(name, value)?,
+            "priorless_seats" => self.priorless_seats = SeatSet::parse(name, value)?,
             "greedy_end" => p.greedy_end = number()?.clamp(0.0, 1000.0) as usize,
             "antithetic" => p.antithetic = flag()?,
             "greedy_candidates" => p.greedy_candidates = number()?.clamp(0.0, 64.0) as usize,
@@ -873,6 +890,11 @@ impl MctsPlayer {
         let mut seat = self.seat_options[mover];
         if seat.plain_seats.holds(game.players(), mover) {
             seat = seat.as_plain();
+        }
+        if seat.priorless_seats.holds(game.players(), mover) {
+            // As options of their own, so that a change of seat configures the trees again.
+            seat.search.prior_visits = 0.0;
+            seat.search.prior_rave_visits = 0.0;
         }
         let fits = self.scratch.fits(game);
         if !fits {
@@ -1460,6 +1482,52 @@ mod tests {
         }
     }
 
+    /// The default's black with 3 players counts no priors, on the big boards too, where
+    /// white and red count them; black with 2 and 4 players counts them. The trees are
+    /// configured again when the seat to move changes, and `priorless_seats` sets the seats.
+    #[test]
+    fn the_default_searches_black_without_priors_with_three_players() {
+        let rave = MctsOptions::strong().search.prior_rave_visits;
+        let weights_at = |player: &mut MctsPlayer, players: usize, turns: usize| {
+            let mut game = Game::new(8, players).unwrap();
+            for seed in 0..turns as u64 {
+                let turn = crate::player::random_turn(&game, seed);
+                game.play_turn(game.to_move(), &turn).unwrap();
+            }
+            player.prepare(&game, usize::MAX);
+            per_tree(player, |mcts| mcts.config().prior_rave_visits)
+        };
+        let mut player = default_with_two_trees();
+        // White, black, red, white again with 3 players; then black with 2 and 4.
+        let cases = [
+            (3, 0, rave),
+            (3, 1, 0.0),
+            (3, 2, rave),
+            (3, 3, rave),
+            (3, 1, 0.0),
+            (2, 1, rave),
+            (4, 1, rave),
+        ];
+        for (players, turns, expected) in cases {
+            let weights = weights_at(&mut player, players, turns);
+            assert_eq!(weights, [expected; 2], "{players} players, {turns} turns");
+        }
+        let mut options = MctsOptions::strong();
+        assert!(options.priorless_seats.holds(3, 1));
+        options.set("priorless_seats", "none").unwrap();
+        options.tree_mb_multi = 64;
+        let mut player = MctsPlayer::new(options, 1, Stop::new());
+        assert_eq!(weights_at(&mut player, 3, 1), [rave]);
+        let mut options = MctsOptions::strong();
+        options.set("priorless_seats", "3:white+4:blue").unwrap();
+        assert!(options.priorless_seats.holds(3, 0) && options.priorless_seats.holds(4, 3));
+        assert!(!options.priorless_seats.holds(3, 1));
+        let before = options;
+        let error = options.set("priorless_seats", "3:blue").unwrap_err();
+        assert!(error.starts_with("priorless_seats: '3:blue'"), "{error}");
+        assert_eq!(options, before, "a bad value changes nothing");
+    }
+
     #[test]
     fn the_default_plays_a_forced_win_of_the_last_round_and_the_baseline_does_not_look() {
         assert_eq!(MctsOptions::plain().last_round, LastRound::Off);
@@ -1606,7 +1674,7 @@ mod tests {
     /// default searches them as `mcts-plain`'s, without the check these tests read.
     fn turn_with_64_playouts(game: &mut Game, seed: u64, limits: Limits, safe: bool) -> Vec<Cell> {
         let mut options = MctsOptions::strong();
-        options.plain_seats = PlainSeats::NONE;
+        options.plain_seats = SeatSet::NONE;
         options.playouts = Some(64);
         options.tree_mb_multi = 16;
         options.last_round_safe = safe;

@@ -12,7 +12,7 @@ mod turn_order;
 
 pub use alphabeta::{AlphaBetaPlayer, SearchOptions};
 pub use baselines::{greedy_turn, random_turn, random_turn_with};
-pub use mcts::{LastRound, LastTurnWin, MctsOptions, MctsPlayer, PlainSeats};
+pub use mcts::{LastRound, LastTurnWin, MctsOptions, MctsPlayer, SeatSet};
 
 use crate::board::Cell;
 use crate::game::{Colour, Game, MAX_PLAYERS};
