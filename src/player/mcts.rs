@@ -169,7 +169,8 @@ pub struct MctsOptions {
     /// boards"). Sides 6 and 7 were not measured.
     pub prior_min_cells: usize,
     /// The seats whose searches count no priors, whatever [`MctsOptions::prior_players`]
-    /// and [`MctsOptions::prior_min_cells`] say. The default holds black with 3 players, so
+    /// and [`MctsOptions::prior_min_cells`] say (`--set prior_players` empties it, so that
+    /// the counts it gives hold in every seat). The default holds black with 3 players, so
     /// that with 3 players only white and red count them, on the big boards. The priors'
     /// harm on side 5 had been black's ("The priors with three players" in
     /// docs/strength.md), and on side 8 at 1 s a turn, one thread each, black's games alone
@@ -606,11 +607,12 @@ impl MctsOptions {
             }
             "expand_min_cells" => self.expand_min_cells = number()?.max(0.0) as usize,
             "prior_players" => {
-                // The counts given hold on every board, as before the big boards' rule
-                // (the record's commands keep their meaning); `prior_min_cells` after it
-                // brings the rule back.
+                // The counts given hold on every board and in every seat, as before the
+                // big boards' rule and black's (the record's commands keep their meaning);
+                // `prior_min_cells` and `priorless_seats` after it bring those back.
                 self.prior_players = parse_player_counts(value)?;
                 self.prior_min_cells = usize::MAX;
+                self.priorless_seats = SeatSet::NONE;
             }
             "prior_min_cells" => self.prior_min_cells = number()?.max(0.0) as usize,
             "candidates" => p.candidates = number()?.clamp(1.0, 64.0) as usize,
@@ -1440,8 +1442,8 @@ mod tests {
 
     /// The default counts the priors with 2 and 4 players and, below side 8, not with 3, in
     /// every thread's tree, again when the board or the number of players changes;
-    /// `prior_players` sets the counts on every board and `prior_min_cells` the boards
-    /// where all count.
+    /// `prior_players` sets the counts on every board and in every seat, and
+    /// `prior_min_cells` the boards where all count.
     #[test]
     fn the_player_counts_the_priors_by_the_number_of_players_and_the_board() {
         let rave = MctsOptions::strong().search.prior_rave_visits;
@@ -1466,6 +1468,11 @@ mod tests {
         }
         let mut options = MctsOptions::strong();
         options.set("prior_players", "3+4").unwrap();
+        assert_eq!(
+            options.priorless_seats,
+            SeatSet::NONE,
+            "black's rule goes too"
+        );
         assert_eq!(prior_visits_for(&options, 4, 61).1, rave);
         assert_eq!(prior_visits_for(&options, 3, 61).1, rave);
         assert_eq!(prior_visits_for(&options, 2, 61), (0.0, 0.0));
