@@ -1496,11 +1496,8 @@ mod tests {
     fn the_default_searches_black_without_priors_with_three_players() {
         let rave = MctsOptions::strong().search.prior_rave_visits;
         let weights_at = |player: &mut MctsPlayer, players: usize, turns: usize| {
-            let mut game = Game::new(8, players).unwrap();
-            for seed in 0..turns as u64 {
-                let turn = crate::player::random_turn(&game, seed);
-                game.play_turn(game.to_move(), &turn).unwrap();
-            }
+            let total = Game::new(8, players).unwrap().total_turns();
+            let game = random_game_until(8, players, total - turns, 1);
             player.prepare(&game, usize::MAX);
             per_tree(player, |mcts| mcts.config().prior_rave_visits)
         };
