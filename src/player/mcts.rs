@@ -170,15 +170,18 @@ pub struct MctsOptions {
     pub prior_min_cells: usize,
     /// The seats whose searches count no priors, whatever [`MctsOptions::prior_players`]
     /// and [`MctsOptions::prior_min_cells`] say (`--set prior_players` empties it, so that
-    /// the counts it gives hold in every seat). The default holds black with 3 players, so
-    /// that with 3 players only white and red count them, on the big boards. The priors'
-    /// harm on side 5 had been black's ("The priors with three players" in
-    /// docs/strength.md), and on side 8 at 1 s a turn, one thread each, black's games alone
-    /// against two `mcts-plain`, black without them won 74 of 160 (46.3 %) where the default
-    /// won 38 of 114 (33.3 %); on the 106 openings both played, 31 won without the priors
-    /// alone and 18 with them alone; at the targets' two threads this black won 37 of 60
-    /// (61.7 %) where the default's had won 20 of 67 ("Black's turns without the priors
-    /// with 3 players on side 8" and "Black without the priors, again").
+    /// the counts it gives hold in every seat). The default holds black and red with 3
+    /// players, so that with 3 players only white counts them, on the big boards. The
+    /// priors' harm on side 5 had been black's ("The priors with three players" in
+    /// docs/strength.md), and on side 8 at 1 s a turn, one thread each, one seat's games
+    /// against two `mcts-plain`: black without them won 74 of 160 (46.3 %) where the
+    /// default won 38 of 114 (33.3 %), 31 openings won without the priors alone and 18
+    /// with them alone; at the targets' two threads this black won 37 of 60 (61.7 %) where
+    /// the default's had won 20 of 67 ("Black's turns without the priors with 3 players on
+    /// side 8" and "Black without the priors, again"). Red without them won 35 of 60 where
+    /// red with them won 24 (21 openings alone against 10); white won 16 of 60 either way
+    /// (10 openings alone each way), so white keeps them ("White's and red's turns without
+    /// the priors").
     pub priorless_seats: SeatSet,
     /// Whose searches play the last player's winning turn at the end of their playouts
     /// ([`PlayoutConfig::last_turn_win`]), by the searching player's seat (the root's mover).
@@ -450,7 +453,7 @@ impl MctsOptions {
     /// table of the game's number of players (the 2-player table cost the default its fair
     /// share with 4 players; the 4-player table won it back and more at equal playouts),
     /// and count with 2 and 4 players, and with 3 on boards of side 8 and up in white's
-    /// and red's searches ([`MctsOptions::prior_players`], [`MctsOptions::prior_min_cells`],
+    /// searches ([`MctsOptions::prior_players`], [`MctsOptions::prior_min_cells`],
     /// [`MctsOptions::priorless_seats`]). With 3 and 4
     /// players the trees get 2048 MiB instead of 512 ([`MctsOptions::tree_mb_multi`]).
     /// Several threads search one tree (tree parallelism, with the busiest nodes' RAVE
@@ -499,7 +502,7 @@ impl MctsOptions {
             expand_min_cells: EXPAND_MIN_CELLS,
             prior_players: ALL_PLAYERS & !(1 << 3),
             prior_min_cells: EXPAND_MIN_CELLS,
-            priorless_seats: SeatSet::NONE.with(3, 1),
+            priorless_seats: SeatSet::NONE.with(3, 1).with(3, 2),
             tree_mb_multi: 2048,
             last_round: LastRound::Win,
             last_round_safe: true,
@@ -1489,11 +1492,12 @@ mod tests {
         }
     }
 
-    /// The default's black with 3 players counts no priors, on the big boards too, where
-    /// white and red count them; black with 2 and 4 players counts them. The trees are
-    /// configured again when the seat to move changes, and `priorless_seats` sets the seats.
+    /// The default's black and red with 3 players count no priors, on the big boards too,
+    /// where white counts them; black with 2 and 4 players counts them. The trees
+    /// are configured again when the seat to move changes, and `priorless_seats` sets the
+    /// seats.
     #[test]
-    fn the_default_searches_black_without_priors_with_three_players() {
+    fn the_default_searches_black_and_red_without_priors_with_three_players() {
         let rave = MctsOptions::strong().search.prior_rave_visits;
         let weights_at = |player: &mut MctsPlayer, players: usize, turns: usize| {
             let total = Game::new(8, players).unwrap().total_turns();
@@ -1502,11 +1506,11 @@ mod tests {
             per_tree(player, |mcts| mcts.config().prior_rave_visits)
         };
         let mut player = default_with_two_trees();
-        // White, black, red, white again with 3 players; then black with 2 and 4.
+        // White, black, red, white again with 3 players; then black with 2 and 4 players.
         let cases = [
             (3, 0, rave),
             (3, 1, 0.0),
-            (3, 2, rave),
+            (3, 2, 0.0),
             (3, 3, rave),
             (3, 1, 0.0),
             (2, 1, rave),
@@ -1517,7 +1521,7 @@ mod tests {
             assert_eq!(weights, [expected; 2], "{players} players, {turns} turns");
         }
         let mut options = MctsOptions::strong();
-        assert!(options.priorless_seats.holds(3, 1));
+        assert!(options.priorless_seats.holds(3, 1) && options.priorless_seats.holds(3, 2));
         options.set("priorless_seats", "none").unwrap();
         options.tree_mb_multi = 64;
         let mut player = MctsPlayer::new(options, 1, Stop::new());
