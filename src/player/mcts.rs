@@ -611,8 +611,9 @@ impl MctsOptions {
             "expand_min_cells" => self.expand_min_cells = number()?.max(0.0) as usize,
             "prior_players" => {
                 // The counts given hold on every board and in every seat, as before the
-                // big boards' rule and black's (the record's commands keep their meaning);
-                // `prior_min_cells` and `priorless_seats` after it bring those back.
+                // big boards' rule and the priorless seats' (the record's commands keep
+                // their meaning); `prior_min_cells` and `priorless_seats` after it bring
+                // those back.
                 self.prior_players = parse_player_counts(value)?;
                 self.prior_min_cells = usize::MAX;
                 self.priorless_seats = SeatSet::NONE;
@@ -1474,7 +1475,7 @@ mod tests {
         assert_eq!(
             options.priorless_seats,
             SeatSet::NONE,
-            "black's rule goes too"
+            "the priorless seats' rule goes too"
         );
         assert_eq!(prior_visits_for(&options, 4, 61).1, rave);
         assert_eq!(prior_visits_for(&options, 3, 61).1, rave);
